@@ -1,0 +1,43 @@
+"""The `engbench` command. Each subcommand lives in its own module of this package and exposes
+`register(subparsers)`, which adds its parser and sets `func` (called with the parsed args; its
+return value is the exit status)."""
+
+import argparse
+import importlib
+import sys
+
+# module name (in engbench.cli) per subcommand group, in help order
+SUBCOMMAND_MODULES = [
+    "engines",
+    "run",
+    "main_job",
+    "parse",
+    "process",
+    "check_published",
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="engbench", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(f"engbench.cli.{name}")
+        except ModuleNotFoundError as exc:  # a subcommand not written yet
+            if exc.name == f"engbench.cli.{name}":
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
