@@ -1,0 +1,17 @@
+// The list of engines compiled into the driver, in display order. Engines are listed explicitly
+// (not self-registered) because the engines live in a static library, whose unreferenced objects
+// the linker would drop.
+#include "engines/engine_util.h"
+
+namespace eb {
+
+const std::vector<EngineInfo>& engine_registry() {
+  static const std::vector<EngineInfo> engines = [] {
+    std::vector<EngineInfo> v;
+    v.push_back(null_engine_info());
+    return v;
+  }();
+  return engines;
+}
+
+}  // namespace eb
