@@ -8,6 +8,8 @@ namespace eb {
 const std::vector<EngineInfo>& engine_registry() {
   static const std::vector<EngineInfo> engines = [] {
     std::vector<EngineInfo> v;
+    v.push_back(wiredtiger_engine_info());
+    v.push_back(wiredtiger_lsm_engine_info());
     v.push_back(null_engine_info());
     return v;
   }();
