@@ -1,0 +1,123 @@
+"""OS captures around a run: iostat and vmstat as raw text, and a psutil sampler of the driver.
+
+iostat and vmstat run in their own sessions, write straight into their files (their text exactly
+as printed), and are stopped by the pids engbench started, with SIGINT (iostat then finishes its
+output cleanly), escalating to SIGKILL only if they do not exit."""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+# Timestamps in ISO form and UTC, numbers in the C locale: one format for the parsers to expect.
+CAPTURE_ENV = {"S_TIME_FORMAT": "ISO", "TZ": "UTC", "LC_ALL": "C"}
+
+TOOLS = {
+    "iostat": ["iostat", "-y", "-x", "-k", "-t", "1"],
+    "vmstat": ["vmstat", "-n", "-t", "-w", "1"],
+}
+
+
+@dataclass
+class ToolCapture:
+    name: str
+    argv: list[str]
+    path: Path
+    proc: subprocess.Popen | None = None
+    available: bool = True
+    note: str | None = None
+
+    def start(self) -> None:
+        if shutil.which(self.argv[0]) is None:
+            self.available = False
+            self.note = f"{self.argv[0]} not installed (Debian package sysstat/procps): no {self.name} capture"
+            return
+        env = {**os.environ, **CAPTURE_ENV}
+        with open(self.path, "wb") as out:
+            self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
+                                         env=env, start_new_session=True)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        proc = self.proc
+        if proc is None or proc.poll() is not None:
+            return
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            self.note = f"{self.name} did not exit on SIGINT within {timeout} s and was killed"
+
+    def describe(self) -> dict:
+        return {"argv": self.argv, "env": CAPTURE_ENV, "available": self.available,
+                "pid": self.proc.pid if self.proc else None, "note": self.note,
+                "file": self.path.name if self.available else None}
+
+
+PROCESS_COLUMNS = ["t_unix_s", "rss_bytes", "vms_bytes", "cpu_user_s", "cpu_sys_s", "read_bytes",
+                   "write_bytes", "read_count", "write_count", "num_threads", "ctx_voluntary",
+                   "ctx_involuntary"]
+
+
+@dataclass
+class ProcessSampler:
+    """Samples one process (the driver) every `interval_s` into a CSV of cumulative counters."""
+
+    pid: int
+    path: Path
+    interval_s: float = 1.0
+    _stop: threading.Event = field(default_factory=threading.Event)
+    _thread: threading.Thread | None = None
+    samples: int = 0
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._loop, name="process-sampler", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        try:
+            proc = psutil.Process(self.pid)
+        except psutil.NoSuchProcess:
+            return
+        with open(self.path, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(PROCESS_COLUMNS)
+            next_t = time.monotonic()
+            while True:
+                try:
+                    row = self._sample(proc)
+                except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+                    break
+                w.writerow(row)
+                f.flush()
+                self.samples += 1
+                next_t += self.interval_s
+                if self._stop.wait(max(0.0, next_t - time.monotonic())):
+                    break
+
+    @staticmethod
+    def _sample(proc: psutil.Process) -> list:
+        with proc.oneshot():
+            mem = proc.memory_info()
+            cpu = proc.cpu_times()
+            io = proc.io_counters()
+            ctx = proc.num_ctx_switches()
+            threads = proc.num_threads()
+        return [f"{time.time():.3f}", mem.rss, mem.vms, f"{cpu.user:.2f}", f"{cpu.system:.2f}",
+                io.read_bytes, io.write_bytes, io.read_count, io.write_count, threads,
+                ctx.voluntary, ctx.involuntary]
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread:
+            self._thread.join(timeout=5)

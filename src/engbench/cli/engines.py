@@ -1,0 +1,34 @@
+"""`engbench engines [--json]`: each engine, whether it is available here, and its library version."""
+
+import json
+
+from .. import driver
+
+
+def register(sub):
+    p = sub.add_parser("engines", help="list engines, their availability and library versions")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(func=run)
+
+
+def rows() -> list[dict]:
+    try:
+        engines = driver.describe()["engines"]
+    except driver.DriverMissing as exc:
+        return [{"name": "(all)", "available": False, "library": None, "library_version": None,
+                 "description": str(exc)}]
+    return [{"name": e["name"], "available": bool(e.get("available", True)), "library": e.get("library"),
+             "library_version": e.get("library_version"), "description": e.get("description"),
+             "knobs": [k["name"] for k in e.get("knobs", [])]} for e in engines]
+
+
+def run(args) -> int:
+    data = rows()
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    print(f"{'engine':<16} {'available':<10} {'library':<12} {'version':<10} description")
+    for r in data:
+        print(f"{r['name']:<16} {'yes' if r['available'] else 'no':<10} {r['library'] or '-':<12} "
+              f"{r['library_version'] or '-':<10} {r['description'] or ''}")
+    return 0

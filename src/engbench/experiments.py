@@ -1,0 +1,47 @@
+"""An experiment: one workload with one parameter set, run on several engines in turn. This is
+what the notebooks call; each engine's run is an ordinary `engbench run`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from . import driver, params, runs
+
+
+def available_engines(include_null: bool = False) -> list[str]:
+    """Engines this driver can run here, in the driver's order (`null` only when asked: it
+    stores nothing and measures the driver itself)."""
+    return [e["name"] for e in driver.describe()["engines"]
+            if e.get("available", True) and (include_null or e["name"] != "null")]
+
+
+def run(workload: str, engines: list[str], params_: dict | None = None, knobs: dict | None = None,
+        seed: int = 1, out_dir: Path | None = None, show_progress: bool = True) -> pd.DataFrame:
+    """Run `workload` on each engine; one row per run: engine, status, run_dir, the driver's
+    headline rates. All parameters are checked for every engine before the first run starts, so a
+    typo does not surface after an hour of runs."""
+    requests = [params.RunRequest(workload, e, dict(params_ or {}), params.knobs_for(e, dict(knobs or {})),
+                                  seed) for e in engines]
+    for req in requests:
+        driver.validate(req.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
+    rows = []
+    for req in requests:
+        result = runs.execute(req, out_dir=out_dir, argv=["engbench.experiments.run", workload, req.engine],
+                              show_progress=show_progress)
+        rows.append({"engine": req.engine, "status": result.status, "run_dir": str(result.run_dir),
+                     **_headline(result.run_dir)})
+    return pd.DataFrame(rows)
+
+
+def _headline(run_dir: Path) -> dict:
+    try:
+        summary = json.loads((Path(run_dir) / "driver" / "summary.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    out = {"client_s": round(summary.get("client", {}).get("seconds") or 0, 2)}
+    for op, r in sorted((summary.get("rates") or {}).items()):
+        out[f"{op}_items_per_s"] = round(r.get("items_per_s") or 0)
+    return out

@@ -1,0 +1,53 @@
+"""Executing the project's notebooks through papermill, so each executed notebook is kept inside
+the run directories it produced.
+
+Runs started inside the notebook are not sealed by themselves (SEAL_LATER_ENV): after papermill
+has written the executed notebook, it is copied into each of those run directories as
+`notebook.ipynb`, and only then is each directory sealed (SHA256SUMS, read-only). If the notebook
+fails, its runs are sealed all the same, with the notebook as far as it got."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import papermill
+import yaml
+
+from . import paths, rundir
+from .runs import SEAL_LATER_ENV
+
+NOTEBOOKS = paths.REPO / "notebooks"
+
+
+def execute(notebook: Path, params_file: Path | None = None, overrides: dict | None = None,
+            log_output: bool = False) -> tuple[list[Path], Exception | None]:
+    """Run `notebook` with the parameters of `params_file` (an experiment YAML) updated by
+    `overrides`. Returns the run directories it wrote and the notebook's error, if any."""
+    parameters = yaml.safe_load(Path(params_file).read_text()) if params_file else {}
+    parameters.update(overrides or {})
+    with tempfile.TemporaryDirectory(prefix="engbench-nb-") as tmp:
+        listing = Path(tmp) / "runs.txt"
+        listing.touch()
+        executed = Path(tmp) / Path(notebook).name
+        old = os.environ.get(SEAL_LATER_ENV)
+        os.environ[SEAL_LATER_ENV] = str(listing)
+        error = None
+        try:
+            papermill.execute_notebook(str(notebook), str(executed), parameters=parameters,
+                                       cwd=str(NOTEBOOKS), log_output=log_output, progress_bar=False)
+        except Exception as exc:  # papermill saves the notebook up to the failing cell
+            error = exc
+        finally:
+            if old is None:
+                os.environ.pop(SEAL_LATER_ENV, None)
+            else:
+                os.environ[SEAL_LATER_ENV] = old
+        run_dirs = [Path(line) for line in listing.read_text().splitlines() if line.strip()]
+        for run_dir in run_dirs:
+            if executed.exists():
+                shutil.copyfile(executed, run_dir / "notebook.ipynb")
+            rundir.seal(run_dir)
+    return run_dirs, error

@@ -1,0 +1,109 @@
+"""Run parameters from the places a researcher writes them: a YAML file per experiment and
+`--set key=value` overrides. Values stay as written (strings from the command line, YAML scalars
+from files); the driver types and validates them (docs/driver.md), so there is one set of rules.
+
+An experiment file (notebooks/params/*.yaml) holds the same names as the notebooks' parameters
+cells:
+
+    workload: iibench          # optional
+    engines: [wiredtiger, rocksdb]   # for notebooks and the main job; `engine:` for a single run
+    seed: 1
+    params: {max_rows: 100000, loader_threads: 1}
+    knobs: {wiredtiger.cache_size: 1GB, rocksdb.block_cache_size: 1GB}
+
+Knobs are namespaced by engine; a multi-engine experiment keeps each engine's own knobs and
+leaves the others' out of that engine's run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import driver
+
+FILE_KEYS = {"workload", "engine", "engines", "seed", "params", "knobs", "description"}
+
+
+class ParamError(ValueError):
+    pass
+
+
+@dataclass
+class RunRequest:
+    workload: str
+    engine: str
+    params: dict = field(default_factory=dict)
+    knobs: dict = field(default_factory=dict)
+    seed: int = 1
+
+    def config(self, data_dir: Path, output_dir: Path) -> dict:
+        return {"workload": self.workload, "engine": self.engine, "knobs": self.knobs,
+                "params": self.params, "seed": self.seed,
+                "data_dir": str(data_dir), "output_dir": str(output_dir)}
+
+
+def load_file(path: Path) -> dict:
+    try:
+        data = yaml.safe_load(Path(path).read_text()) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise ParamError(f"{path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ParamError(f"{path}: expected a mapping with keys {sorted(FILE_KEYS)}")
+    unknown = set(data) - FILE_KEYS
+    if unknown:
+        raise ParamError(f"{path}: unknown keys {sorted(unknown)}; valid: {sorted(FILE_KEYS)}")
+    for key in ("params", "knobs"):
+        if not isinstance(data.get(key, {}), dict):
+            raise ParamError(f"{path}: `{key}` must be a mapping")
+    return data
+
+
+def parse_sets(items: list[str]) -> tuple[dict, dict, int | None]:
+    """`--set k=v` → (params, knobs, seed). A dotted key (`wiredtiger.cache_size`) is a knob,
+    `seed` is the seed, anything else a workload parameter."""
+    params, knobs, seed = {}, {}, None
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ParamError(f"--set expects key=value, got {item!r}")
+        if key == "seed":
+            try:
+                seed = int(value)
+            except ValueError:
+                raise ParamError(f"seed must be an integer, got {value!r}") from None
+        elif "." in key:
+            knobs[key] = value
+        else:
+            params[key] = value
+    return params, knobs, seed
+
+
+def knobs_for(engine: str, knobs: dict) -> dict:
+    """The knobs of an experiment that apply to `engine`; knobs of other known engines are left
+    out, a namespace that belongs to no engine is kept (so the driver refuses it)."""
+    namespaces = {driver.knob_namespace(e) for e in driver.engine_names()}
+    mine = driver.knob_namespace(engine)
+    out = {}
+    for key, value in knobs.items():
+        ns = key.split(".", 1)[0]
+        if ns == mine or ns not in namespaces:
+            out[key] = value
+    return out
+
+
+def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file: Path | None = None,
+            seed: int | None = None) -> RunRequest:
+    data = load_file(params_file) if params_file else {}
+    if data.get("workload") not in (None, workload):
+        raise ParamError(f"{params_file} is for workload {data['workload']!r}, not {workload!r}")
+    engine = engine or data.get("engine")
+    if not engine:
+        raise ParamError(f"no engine given (--engine); valid: {', '.join(driver.engine_names())}")
+    set_params, set_knobs, set_seed = parse_sets(list(sets))
+    params = {**data.get("params", {}), **set_params}
+    knobs = knobs_for(engine, {**data.get("knobs", {}), **set_knobs})
+    final_seed = seed if seed is not None else set_seed if set_seed is not None else data.get("seed", 1)
+    return RunRequest(workload=workload, engine=engine, params=params, knobs=knobs, seed=int(final_seed))

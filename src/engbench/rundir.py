@@ -1,0 +1,104 @@
+"""The run directory: its name, its manifest, and its seal (SHA256SUMS + read-only files).
+
+A run directory is created exclusively (never reused), its manifest is written first with status
+`running` and finalized last, and sealing is the last write it ever receives."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import stat
+from pathlib import Path
+
+from . import machine
+
+MANIFEST = "manifest.json"
+SUMS = "SHA256SUMS"
+STATUSES = ("running", "ok", "failed", "interrupted")
+
+
+def utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def iso(t: dt.datetime) -> str:
+    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def create(parent: Path, workload: str, engine: str, when: dt.datetime | None = None) -> Path:
+    """Make `<parent>/<UTC timestamp>_<workload>_<engine>_<host>` exclusively; if that name is
+    taken (two runs in one second) a `-2`, `-3`… suffix is added: an existing directory is never
+    reused."""
+    when = when or utc_now()
+    base = f"{when:%Y%m%dT%H%M%SZ}_{workload}_{engine}_{machine.hostname()}"
+    parent.mkdir(parents=True, exist_ok=True)
+    for n in range(1, 1000):
+        path = parent / (base if n == 1 else f"{base}-{n}")
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            continue
+    raise RuntimeError(f"could not create a new run directory under {parent}")
+
+
+def write_manifest(run_dir: Path, manifest: dict) -> None:
+    """Atomic replace, so a reader never sees half a manifest."""
+    assert manifest["status"] in STATUSES, manifest["status"]
+    tmp = run_dir / (MANIFEST + ".tmp")
+    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
+    os.replace(tmp, run_dir / MANIFEST)
+
+
+def read_manifest(run_dir: Path) -> dict:
+    return json.loads((Path(run_dir) / MANIFEST).read_text())
+
+
+def _files(run_dir: Path) -> list[Path]:
+    return sorted(p for p in run_dir.rglob("*") if p.is_file() and p.name != SUMS)
+
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def seal(run_dir: Path) -> None:
+    """Write SHA256SUMS (sha256sum's format, paths relative to the run directory) for every file,
+    then make every file and directory read-only."""
+    run_dir = Path(run_dir)
+    lines = [f"{sha256(p)}  {p.relative_to(run_dir).as_posix()}\n" for p in _files(run_dir)]
+    (run_dir / SUMS).write_text("".join(lines))
+    ro_file = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+    ro_dir = ro_file | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
+    for p in sorted(run_dir.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        p.chmod(ro_dir if p.is_dir() else ro_file)
+    run_dir.chmod(ro_dir)
+
+
+def check(run_dir: Path) -> list[str]:
+    """Problems with a sealed run directory: missing SHA256SUMS, files changed, missing or extra.
+    Empty list: intact."""
+    run_dir = Path(run_dir)
+    sums = run_dir / SUMS
+    if not sums.exists():
+        return [f"{run_dir.name}: no {SUMS} (never sealed)"]
+    listed = {}
+    for line in sums.read_text().splitlines():
+        digest, _, name = line.partition("  ")
+        listed[name] = digest
+    problems = []
+    present = {p.relative_to(run_dir).as_posix(): p for p in _files(run_dir)}
+    for name, digest in sorted(listed.items()):
+        if name not in present:
+            problems.append(f"{run_dir.name}/{name}: missing")
+        elif sha256(present[name]) != digest:
+            problems.append(f"{run_dir.name}/{name}: changed (sha256 differs)")
+    for name in sorted(set(present) - set(listed)):
+        problems.append(f"{run_dir.name}/{name}: extra file, not in {SUMS}")
+    return problems

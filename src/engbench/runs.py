@@ -1,0 +1,178 @@
+"""One run: validate, create the run directory, capture the OS around the driver, finalize, seal.
+
+    engbench run iibench --engine rocksdb --set max_rows=100000 --set rocksdb.compaction=universal
+
+Order of events (docs/run-format.md): the driver validates the resolved config (nothing is written
+if it refuses) → the run directory and its manifest (`running`) → iostat, vmstat → the driver and
+its process sampler → the driver ends (or is interrupted, or dies) → samplers stopped → manifest
+finalized (`ok`, `failed` with the reason, `interrupted`) → SHA256SUMS and read-only files."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import capture, driver, machine, paths, rundir
+from .params import RunRequest
+from .progress import Progress
+
+# When set (by the notebook executor), runs append their directory to this file and are sealed by
+# the executor after it has saved the executed notebook into them.
+SEAL_LATER_ENV = "ENGBENCH_SEAL_LATER"
+
+
+@dataclass
+class RunResult:
+    run_dir: Path
+    status: str
+    error: str | None = None
+
+
+class _Stopper:
+    """SIGINT/SIGTERM → ask the driver to stop (it writes what it has, status `interrupted`);
+    a second signal kills it."""
+
+    def __init__(self):
+        self.proc = None
+        self.signals = 0
+        self._old = {}
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+
+    def _handle(self, signum, frame):
+        self.signals += 1
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT if self.signals == 1 else signal.SIGKILL)
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, argv, started) -> dict:
+    info = {e["name"]: e for e in driver.describe()["engines"]}.get(req.engine, {})
+    software = machine.software()
+    software.update(driver_version=driver.describe().get("driver_version"),
+                    engine_library=info.get("library"), engine_version=info.get("library_version"))
+    return {
+        "schema": 1, "run_id": run_dir.name, "status": "running", "error": None,
+        "command_line": list(argv), "workload": req.workload, "engine": req.engine,
+        "params": resolved.get("params"), "knobs": resolved.get("knobs"), "seed": resolved.get("seed"),
+        "git": machine.git_state(), "started_utc": rundir.iso(started), "ended_utc": None,
+        "client_window": None, "hardware": machine.hardware(data_dir.parent),
+        "software": software, "capture": {}, "data_dir": str(data_dir),
+    }
+
+
+def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
+            show_progress: bool = True) -> RunResult:
+    out_dir = Path(out_dir) if out_dir else paths.raw_dir()
+    started = rundir.utc_now()
+    # Validate with the final paths before creating anything (the driver creates nothing here).
+    name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
+    work = paths.work_dir()
+    resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
+
+    run_dir = rundir.create(out_dir, req.workload, req.engine, started)
+    data_dir = work / run_dir.name
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    drv_dir = run_dir / "driver"
+    drv_dir.mkdir()
+    config = req.config(data_dir, drv_dir)
+    (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+    manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
+    rundir.write_manifest(run_dir, manifest)
+
+    tools = [capture.ToolCapture(n, argv_, run_dir / f"{n}.txt") for n, argv_ in capture.TOOLS.items()]
+    sampler = None
+    status, error = "failed", None
+    try:
+        with _Stopper() as stopper:
+            for t in tools:
+                t.start()
+            with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
+                proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
+                stopper.proc = proc
+                sampler = capture.ProcessSampler(proc.pid, run_dir / "process.csv")
+                sampler.start()
+                with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
+                    for line in proc.stdout:
+                        out_log.write(line)
+                        bar.update_from_line(line)
+                rc = proc.wait()
+            status, error = _outcome(rc, drv_dir, stopper.signals)
+    except BaseException as exc:  # engbench itself failed or was interrupted outside the driver
+        status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        if sampler:
+            sampler.stop()
+        for t in tools:
+            t.stop()
+        if "proc" in locals() and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        _finalize(run_dir, manifest, tools, sampler, status, error)
+        if not keep_data:
+            shutil.rmtree(data_dir, ignore_errors=True)
+    return RunResult(run_dir, status, error)
+
+
+def _outcome(rc: int, drv_dir: Path, signals: int) -> tuple[str, str | None]:
+    summary = _read_json(drv_dir / "summary.json") or {}
+    if rc == 0:
+        return "ok", None
+    if rc == 130 or (signals and summary.get("status") == "interrupted"):
+        return "interrupted", "interrupted by a signal; partial captures kept"
+    reason = summary.get("error") or (f"driver killed by signal {-rc}" if rc < 0 else f"driver exit status {rc}")
+    tail = _tail(drv_dir / "stderr.log")
+    return "failed", reason + (f"\n--- driver stderr (tail) ---\n{tail}" if tail else "")
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _finalize(run_dir, manifest, tools, sampler, status, error) -> None:
+    summary = _read_json(run_dir / "driver" / "summary.json") or {}
+    client = summary.get("client") or {}
+    manifest.update(status=status, error=error, ended_utc=rundir.iso(rundir.utc_now()))
+    if client:
+        manifest["client_window"] = {"start_unix_s": client.get("start_unix_s"),
+                                     "end_unix_s": client.get("end_unix_s")}
+    manifest["capture"] = {t.name: t.describe() for t in tools}
+    manifest["capture"]["process_sampler"] = {"interval_s": sampler.interval_s if sampler else None,
+                                              "samples": sampler.samples if sampler else 0,
+                                              "file": "process.csv"}
+    missing = [t.note for t in tools if not t.available]
+    if missing:
+        manifest["capture_warnings"] = missing
+    rundir.write_manifest(run_dir, manifest)
+    later = os.environ.get(SEAL_LATER_ENV)
+    if later:
+        with open(later, "a") as f:
+            f.write(f"{run_dir}\n")
+    else:
+        rundir.seal(run_dir)
