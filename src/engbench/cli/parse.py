@@ -1,0 +1,48 @@
+"""`engbench parse iostat|vmstat FILE`: print a capture as the tidy table (CSV on stdout)."""
+
+import sys
+
+from engbench.parsers import ParseError, parse_iostat, parse_vmstat
+
+
+def register(sub):
+    p = sub.add_parser("parse", help="parse an iostat or vmstat capture into a CSV table")
+    kinds = p.add_subparsers(dest="kind", required=True, metavar="KIND")
+    pi = kinds.add_parser("iostat", help="iostat text (any sysstat layout) or -o JSON")
+    pi.add_argument("file")
+    pi.add_argument("--device", help="keep only this device (exact name)")
+    pi.add_argument("--since-boot-included", action="store_true",
+                    help="the capture was made WITHOUT -y: drop its first (since-boot) report")
+    pi.add_argument("--tz", default="UTC", help="zone of timestamps printed without one")
+    pi.set_defaults(func=_iostat)
+    pv = kinds.add_parser("vmstat", help="vmstat (standard, -w, -a, -t, repeated headers)")
+    pv.add_argument("file")
+    pv.add_argument("--no-since-boot", action="store_true",
+                    help="the capture was made WITH -y: keep its first row")
+    pv.add_argument("--unit", default="K", choices=["k", "K", "m", "M"],
+                    help="the -S unit of the capture (memory columns are printed in KiB)")
+    pv.set_defaults(func=_vmstat)
+
+
+def _emit(frame):
+    frame.to_csv(sys.stdout, index=False, float_format="%.6g", date_format="%Y-%m-%dT%H:%M:%SZ")
+    return 0
+
+
+def _iostat(args):
+    try:
+        frame = parse_iostat(args.file, since_boot_included=args.since_boot_included,
+                             device=args.device, tz=args.tz)
+    except (ParseError, OSError) as exc:
+        print(f"engbench parse: {exc}", file=sys.stderr)
+        return 2
+    return _emit(frame)
+
+
+def _vmstat(args):
+    try:
+        frame = parse_vmstat(args.file, since_boot_included=not args.no_since_boot, unit=args.unit)
+    except (ParseError, OSError) as exc:
+        print(f"engbench parse: {exc}", file=sys.stderr)
+        return 2
+    return _emit(frame)

@@ -1,0 +1,147 @@
+"""vmstat (procps-ng) captures → one row per sample.
+
+Read by column NAME from the second header line (`r b swpd free buff cache si so bi bo in cs us sy
+id wa st [gu]`; `-a` has `inact active` for `buff cache`; `-w` only widens; `-t` adds a timestamp
+whose zone the header names, e.g. `-----timestamp-----` over `UTC`). Header lines repeated every
+21 samples (vmstat without -n writing to a file) are skipped — they are not samples.
+
+Output columns: ``timestamp`` (UTC; NaT without -t), ``sample`` (0-based position of the data row
+in the file), then the printed columns in printed order, all float64. The memory columns (swpd
+free buff cache inact active) are converted to KiB whatever ``-S`` unit the capture used: pass
+``unit`` (k=1000, K=1024 (vmstat's default), m=10^6, M=2^20 bytes); the file cannot tell.
+
+The since-boot row: vmstat's first data row is an average since boot unless it was run with
+``-y``. ``since_boot_included=True`` (the default: engbench's capture has no -y) drops it."""
+
+import io
+import re
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import numpy as np
+import pandas as pd
+
+from .errors import ParseError
+from .timefmt import parse_stamps
+
+KNOWN = ["r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so", "bi", "bo",
+         "in", "cs", "us", "sy", "id", "wa", "st", "gu"]
+MEMORY = ["swpd", "free", "buff", "cache", "inact", "active"]
+REQUIRED = ["cs", "us", "sy", "id", "wa"]
+UNITS = {"k": 1000, "K": 1024, "m": 1000 ** 2, "M": 1024 ** 2}
+
+
+def since_boot_from_argv(argv) -> bool:
+    """True when a vmstat command line lacks -y/--no-first (so its first row is since boot)."""
+    for a in argv or []:
+        if a == "--no-first" or (a.startswith("-") and not a.startswith("--") and "y" in a[1:]):
+            return False
+    return True
+
+
+def unit_from_argv(argv) -> str:
+    """The -S unit of a vmstat command line ('K' when absent)."""
+    argv = list(argv or [])
+    for i, a in enumerate(argv):
+        if a in ("-S", "--unit") and i + 1 < len(argv):
+            return argv[i + 1]
+        m = re.fullmatch(r"-S([kKmM])|--unit=([kKmM])", a)
+        if m:
+            return m.group(1) or m.group(2)
+    return "K"
+
+
+def parse_vmstat(path, *, since_boot_included: bool = True, unit: str = "K",
+                 tz: str | None = None) -> pd.DataFrame:
+    """Parse a vmstat capture file. See the module docstring."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ParseError(path, f"not text: {exc}") from exc
+    return parse_vmstat_text(text, source=path, since_boot_included=since_boot_included,
+                             unit=unit, tz=tz)
+
+
+def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit="K",
+                      tz=None) -> pd.DataFrame:
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {sorted(UNITS)}, not {unit!r}")
+    if not text.strip():
+        raise ParseError(source, "empty file: no vmstat samples")
+    lines = text.split("\n")
+    h1 = next(i for i, ln in enumerate(lines) if ln.strip())
+    if lines[h1].startswith("Linux") or lines[h1].lstrip().startswith("{"):
+        raise ParseError(source, "this is an iostat capture, not vmstat", h1 + 1)
+    if not lines[h1].lstrip("-").startswith("procs"):
+        raise ParseError(source, "not a vmstat capture: the first line is not the 'procs ...' "
+                         f"group header (vmstat -d/-s/-p output is not supported): {lines[h1][:60]!r}", h1 + 1)
+    if h1 + 1 >= len(lines) or not lines[h1 + 1].strip():
+        raise ParseError(source, "truncated file: no column header line", h1 + 1)
+    group, names_line = lines[h1], lines[h1 + 1]
+    names = names_line.split()
+    has_ts = "timestamp" in group
+    zone = None
+    if has_ts:
+        zone = names.pop()  # the zone name printed under -----timestamp-----
+    for n in names:
+        if n not in KNOWN:
+            raise ParseError(source, f"unknown vmstat layout: column {n!r}", h1 + 2)
+    missing = [n for n in REQUIRED if n not in names]
+    if missing or len(set(names)) != len(names):
+        raise ParseError(source, f"unknown vmstat layout: missing {missing}", h1 + 2)
+    tz_name = tz or zone
+
+    rows, idx = [], []
+    for i in range(h1 + 2, len(lines)):
+        line = lines[i]
+        if not line:
+            continue
+        if line == group or line == names_line:
+            continue  # a repeated header
+        rows.append(line)
+        idx.append(i)
+    if not rows:
+        raise ParseError(source, "no vmstat samples after the header")
+    cols = names + (["date", "time"] if has_ts else [])
+    try:
+        frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
+                            index_col=False, engine="c",
+                            dtype={"date": str, "time": str} if has_ts else None)
+    except pd.errors.ParserError as exc:
+        m = re.search(r"line (\d+)", str(exc))
+        k = int(m.group(1)) - 1 if m else 0
+        raise ParseError(source, f"garbled vmstat row ({len(rows[k].split())} fields, header has "
+                         f"{len(cols)}): {rows[k][:60]!r}", idx[k] + 1) from exc
+    for n in names:
+        if frame[n].dtype == object:
+            k = int(pd.to_numeric(frame[n], errors="coerce").isna().to_numpy().argmax())
+            raise ParseError(source, f"not a number in column {n}: {rows[k][:60]!r}", idx[k] + 1)
+    nan = frame[cols].isna().to_numpy().any(axis=1)
+    if nan.any():
+        k = int(nan.argmax())
+        raise ParseError(source, f"short vmstat row ({len(rows[k].split())} fields, header has "
+                         f"{len(cols)}; truncated?): {rows[k][:60]!r}", idx[k] + 1)
+    out = pd.DataFrame({n: frame[n].astype("float64") for n in names})
+    factor = UNITS[unit] / 1024
+    for n in MEMORY:
+        if n in out and factor != 1:
+            out[n] = out[n] * factor
+    if has_ts:
+        stamps = (frame["date"] + " " + frame["time"]).tolist()
+        if tz_name not in ("UTC", "GMT"):
+            try:
+                ZoneInfo(tz_name)
+            except Exception as exc:
+                raise ParseError(source, f"vmstat -t names the zone {tz_name!r}, which is not a "
+                                 "known zone: pass tz=", h1 + 2) from exc
+        ts = parse_stamps(stamps, [k + 1 for k in idx], source, tz=tz_name)
+        out.insert(0, "timestamp", ts.to_numpy())
+    else:
+        out.insert(0, "timestamp", pd.Series(np.full(len(out), np.datetime64("NaT"), "datetime64[ns]"))
+                   .dt.tz_localize("UTC").to_numpy())
+    out.insert(1, "sample", np.arange(len(out), dtype=np.int64))
+    if since_boot_included:
+        out = out.iloc[1:].reset_index(drop=True)
+    out.attrs.update(source=str(source), wide=group.startswith("--"), zone=zone)
+    return out

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Re-creates the real captures in this folder (sysstat 12.6.1, procps-ng 4.0.2, disk vda, ext4 with
+# the `discard` mount option). Not run by the tests: the files it wrote are committed.
+# Burst: 256 MiB written with dd conv=fsync to a file on vda, then the file is removed (ext4 with
+# `discard` turns the freed blocks into discards, which iostat shows in d/s and dkB/s, not in wkB/s).
+set -eu
+cd "$(dirname "$0")"
+BURST_FILE=${BURST_FILE:-/work/engbench_burst.bin}
+export TZ=UTC LC_ALL=C
+S_TIME_FORMAT=ISO iostat -y -x -k -t 1 vda > burst_iostat_xkt.txt & P1=$!
+vmstat -n -t -w 1 > burst_vmstat_ntw.txt & P2=$!
+sleep 3
+t0=$(date +%s.%N)
+dd if=/dev/urandom of="$BURST_FILE" bs=1M count=256 conv=fsync 2> burst_dd.log
+t1=$(date +%s.%N)
+sleep 3
+rm -f "$BURST_FILE"; sync; sleep 3
+t2=$(date +%s.%N)
+sleep 2
+kill $P1 $P2; wait $P1 $P2 2>/dev/null || true
+printf '{"bytes_written": %d, "write_start_unix_s": %s, "write_end_unix_s": %s, "rm_done_unix_s": %s}\n' \
+  $((256*1024*1024)) "$t0" "$t1" "$t2" > burst_meta.json
+
+# other layouts, 4 reports each (the first is the since-boot one where -y is absent)
+S_TIME_FORMAT=ISO iostat -d -k vda 1 4 > iostat_d.txt
+S_TIME_FORMAT=ISO iostat -d -t vda 1 3 > iostat_d_t.txt
+S_TIME_FORMAT=ISO iostat -x -m -t vda 1 4 > iostat_xm_t.txt
+iostat -x -k -t vda 1 3 > iostat_x_t_clocale.txt
+iostat -c -d -k vda 1 3 > iostat_cd.txt
+iostat -y -x -k vda 1 2 > iostat_yx_nots.txt
+S_TIME_FORMAT=ISO iostat -o JSON -x -k -t vda 1 3 > iostat_json_xt.json
+iostat -o JSON -d vda 1 2 > iostat_json_d.json
+iostat -x -k -p vda 1 2 > iostat_x_partitions.txt
+vmstat -a -n -t 1 4 > vmstat_a.txt
+vmstat -S M -n 1 4 > vmstat_SM.txt
+vmstat -w 1 25 > vmstat_w_repeated_headers.txt
+vmstat -n 1 4 > vmstat_n_nots.txt
+vmstat -t 1 3 > vmstat_t_std.txt
