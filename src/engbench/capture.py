@@ -79,6 +79,7 @@ class ProcessSampler:
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
     samples: int = 0
+    cpu_s: float = 0.0  # CPU time the sampler thread itself used (for the overhead benchmark)
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name="process-sampler", daemon=True)
@@ -104,6 +105,7 @@ class ProcessSampler:
                 next_t += self.interval_s
                 if self._stop.wait(max(0.0, next_t - time.monotonic())):
                     break
+        self.cpu_s = time.thread_time()
 
     @staticmethod
     def _sample(proc: psutil.Process) -> list:

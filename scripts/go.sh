@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The README's two commands. Each first makes sure everything is installed (scripts/setup.sh:
+# idempotent and cached, so a second call is fast), then:
+#   go.sh main   the main job: iibench on every available embedded engine (engbench main)
+#   go.sh test   the whole test suite: pytest over tests/ and every notebook (nbval)
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here"
+what=${1:-}
+shift || true
+case "$what" in
+  main|test) ;;
+  *) echo "usage: bash scripts/go.sh main|test [extra args]" >&2; exit 2 ;;
+esac
+bash scripts/setup.sh
+case "$what" in
+  main) exec .venv/bin/engbench main "$@" ;;
+  test) exec .venv/bin/python -m pytest --nbval-lax tests notebooks "$@" ;;
+esac

@@ -1,0 +1,35 @@
+"""Test-wide setup: every run, processed table and engine file goes to a scratch area, never to
+the repository's data/ (notebooks executed by nbval inherit these variables through their
+kernel's environment)."""
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+_SCRATCH = Path(tempfile.mkdtemp(prefix="engbench-tests-"))
+for _var, _sub in (("ENGBENCH_RAW_DIR", "raw"), ("ENGBENCH_PROCESSED_DIR", "processed"),
+                   ("ENGBENCH_WORK_DIR", "work")):
+    os.environ.setdefault(_var, str(_SCRATCH / _sub))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # run directories are sealed read-only: make them writable again to remove them
+    for root, dirs, _files in os.walk(_SCRATCH):
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)
+    shutil.rmtree(_SCRATCH, ignore_errors=True)
+
+
+@pytest.fixture
+def scratch(tmp_path, monkeypatch):
+    """Per-test data directories."""
+    for var, sub in (("ENGBENCH_RAW_DIR", "raw"), ("ENGBENCH_PROCESSED_DIR", "processed"),
+                     ("ENGBENCH_WORK_DIR", "work")):
+        monkeypatch.setenv(var, str(tmp_path / sub))
+    yield tmp_path
+    for root, dirs, _files in os.walk(tmp_path):
+        for d in dirs:
+            os.chmod(os.path.join(root, d), 0o755)

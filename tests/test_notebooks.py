@@ -1,0 +1,51 @@
+"""Notebooks stay thin, output-free and covered by the test command; a notebook executed by
+engbench is kept inside the run directories it produced."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engbench import paths, rundir
+
+NOTEBOOKS = sorted((paths.REPO / "notebooks").glob("*.ipynb"))
+
+
+def test_every_notebook_is_executed_by_the_test_command():
+    go = (paths.REPO / "scripts" / "go.sh").read_text()
+    test_line = next(line for line in go.splitlines() if line.strip().startswith("test)") and "pytest" in line)
+    assert "--nbval-lax" in test_line and re.search(r"\bnotebooks\b", test_line), test_line
+    ci = (paths.REPO / ".ci" / "run").read_text()
+    assert "go.sh test" in ci
+    assert NOTEBOOKS, "there are notebooks"
+
+
+@pytest.mark.parametrize("nb_path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_thin_and_output_free(nb_path):
+    nb = json.loads(nb_path.read_text())
+    code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip outputs"
+    params = [c for c in code if "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(params) == 1, "exactly one cell tagged `parameters`"
+    tree = ast.parse("".join(params[0]["source"]))
+    for stmt in tree.body:
+        assert isinstance(stmt, ast.Assign), ast.dump(stmt)
+        ast.literal_eval(stmt.value)  # raises if not a literal
+    assert any(c["cell_type"] == "markdown" for c in nb["cells"]), "prose explains what is measured"
+
+
+def test_executed_notebook_is_sealed_inside_its_runs(scratch):
+    from engbench import notebooks
+    run_dirs, error = notebooks.execute(paths.REPO / "notebooks" / "iibench.ipynb",
+                                        paths.REPO / "notebooks" / "params" / "iibench_tiny.yaml",
+                                        {"engines": ["sqlite"], "params": {"max_rows": 3000, "batch": 500,
+                                                                           "length_char_fields": 50}})
+    assert error is None
+    assert len(run_dirs) == 1
+    d = run_dirs[0]
+    nb = json.loads((d / "notebook.ipynb").read_text())
+    assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), "executed copy has outputs"
+    assert rundir.read_manifest(d)["status"] == "ok"
+    assert rundir.check(d) == [] and "notebook.ipynb" in (d / rundir.SUMS).read_text()

@@ -1,0 +1,200 @@
+"""Runs end to end with the real driver, real engines, real iostat/vmstat: completeness,
+checksums, read-only files, refusal of bad input with nothing written, interrupts and kills."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from engbench import rundir
+
+TINY = ["--set", "max_rows=5000", "--set", "batch=500", "--set", "length_char_fields=50"]
+
+
+def engbench(*args, env=None, **kw):
+    return subprocess.run([sys.executable, "-m", "engbench.cli", *args], capture_output=True,
+                          text=True, env=env or os.environ.copy(), **kw)
+
+
+def start_engbench(*args):
+    return subprocess.Popen([sys.executable, "-m", "engbench.cli", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=os.environ.copy())
+
+
+def only_run_dir(scratch) -> Path:
+    dirs = [p for p in (scratch / "raw").iterdir() if p.is_dir()]
+    assert len(dirs) == 1, dirs
+    return dirs[0]
+
+
+def wait_for(pred, timeout=30.0, what="condition"):
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        value = pred()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def assert_nothing_left(manifest):
+    pids = [c.get("pid") for c in manifest["capture"].values() if isinstance(c, dict) and c.get("pid")]
+    assert pids, "the manifest records the capture pids"
+    for pid in pids:
+        assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    leftovers = [p.info for p in psutil.process_iter(["pid", "name", "cmdline"])
+                 if p.info["name"] == "engbench-driver"]
+    assert leftovers == []
+
+
+def test_run_is_complete_sealed_and_read_only(scratch):
+    out = engbench("run", "iibench", "--engine", "sqlite", *TINY, "--no-progress")
+    assert out.returncode == 0, out.stderr
+    run_dir = only_run_dir(scratch)
+    assert out.stdout.strip().splitlines()[-1] == str(run_dir)
+    assert run_dir.name.endswith("_iibench_sqlite_" + run_dir.name.split("_sqlite_")[1])
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "ok" and m["error"] is None
+    for key in ("command_line", "params", "knobs", "seed", "git", "started_utc", "ended_utc",
+                "hardware", "software", "client_window"):
+        assert m[key] not in (None, {}, []), key
+    assert m["hardware"]["data_device"]["name"], "the data device is identified"
+    assert m["software"]["engine_version"] and m["software"]["sysstat"]
+    assert m["params"]["max_rows"] == 5000
+    for f in ("iostat.txt", "vmstat.txt", "process.csv", "driver/summary.json",
+              "driver/intervals.csv", "driver/histograms.csv", "driver/engine_stats_after.json"):
+        assert (run_dir / f).stat().st_size > 0, f
+    assert "Device" in (run_dir / "iostat.txt").read_text()
+    assert "procs" in (run_dir / "vmstat.txt").read_text()
+    assert rundir.check(run_dir) == []
+    for p in [run_dir, *run_dir.rglob("*")]:
+        assert p.stat().st_mode & 0o222 == 0, f"{p} is writable"
+    summary = json.loads((run_dir / "driver" / "summary.json").read_text())
+    assert summary["totals"]["insert"]["items"] == 5000
+    assert not (scratch / "work" / run_dir.name).exists(), "engine files are removed after the run"
+    assert_nothing_left(m)
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["run", "nosuchworkload", "--engine", "sqlite"], "iibench"),
+    (["run", "iibench", "--engine", "nosuchengine"], "wiredtiger"),
+    (["run", "iibench", "--engine", "sqlite", "--set", "no_such_param=1"], "max_rows"),
+    (["run", "iibench", "--engine", "sqlite", "--set", "max_rows=lots"], "max_rows"),
+    (["run", "iibench", "--engine", "rocksdb", "--set", "rocksdb.no_such_knob=1"], "compaction"),
+    (["run", "iibench", "--engine", "wiredtiger", "--set", "wiredtiger.cache_size=huge"], "cache_size"),
+    (["run", "iibench", "--engine", "rocksdb", "--set", "rocksdb.compaction=sideways"], "universal"),
+])
+def test_bad_input_is_refused_and_nothing_is_written(scratch, args, needle):
+    out = engbench(*args)
+    assert out.returncode == 2, out
+    assert needle in out.stderr, out.stderr
+    for sub in ("raw", "work"):
+        d = scratch / sub
+        assert not d.exists() or not any(d.iterdir()), f"{d} has files"
+
+
+def test_a_run_directory_is_never_reused(tmp_path):
+    import datetime as dt
+    t = dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+    a = rundir.create(tmp_path, "iibench", "sqlite", t)
+    (a / "marker").write_text("first run")
+    b = rundir.create(tmp_path, "iibench", "sqlite", t)
+    assert a != b and b.name.endswith("-2")
+    assert (a / "marker").read_text() == "first run" and not (b / "marker").exists()
+
+
+def test_checksums_catch_changes(tmp_path):
+    d = tmp_path / "run"
+    (d / "driver").mkdir(parents=True)
+    (d / "iostat.txt").write_text("Device r/s\n")
+    (d / "driver" / "summary.json").write_text("{}")
+    rundir.seal(d)
+    assert rundir.check(d) == []
+    os.chmod(d, 0o755)
+    os.chmod(d / "iostat.txt", 0o644)
+    (d / "iostat.txt").write_text("Device r/S\n")
+    (d / "extra.txt").write_text("x")
+    problems = rundir.check(d)
+    assert any("iostat.txt: changed" in p for p in problems)
+    assert any("extra.txt: extra" in p for p in problems)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupt_keeps_partial_captures_and_leaves_no_process(scratch, sig):
+    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
+                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
+                       if (scratch / "raw").exists() else None, what="run directory")
+    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
+             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "interrupted", m
+    summary = json.loads((run_dir / "driver" / "summary.json").read_text())
+    assert summary["status"] == "interrupted" and summary["totals_all"]["insert"]["items"] > 0
+    assert "Device" in (run_dir / "iostat.txt").read_text()
+    assert rundir.check(run_dir) == []
+    assert_nothing_left(m)
+
+
+def test_driver_killed_is_a_failed_run_with_its_stderr(scratch):
+    proc = start_engbench("run", "iibench", "--engine", "sqlite", "--set", "max_seconds=60",
+                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    me = psutil.Process(proc.pid)
+    drv = wait_for(lambda: next((c for c in me.children(recursive=True) if c.name() == "engbench-driver"), None),
+                   what="driver process")
+    time.sleep(1.5)
+    drv.kill()
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    run_dir = only_run_dir(scratch)
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "failed" and "signal 9" in m["error"]
+    assert rundir.check(run_dir) == []
+    assert_nothing_left(m)
+
+
+def test_full_disk_is_a_failed_run_with_the_reason(scratch, tmp_path):
+    small = tmp_path / "small"
+    small.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(small)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        env = {**os.environ, "ENGBENCH_WORK_DIR": str(small)}
+        out = engbench("run", "iibench", "--engine", "sqlite", "--set", "max_rows=200000",
+                       "--set", "length_char_fields=200", "--no-progress", env=env)
+        assert out.returncode == 1, out.stderr
+        m = rundir.read_manifest(only_run_dir(scratch))
+        assert m["status"] == "failed"
+        assert "full" in m["error"].lower() or "space" in m["error"].lower(), m["error"]
+    finally:
+        subprocess.run(["umount", "-l", str(small)])
+
+
+def test_same_seed_same_operation_stream(scratch):
+    hashes = []
+    for seed in (7, 7, 8):
+        out = engbench("run", "iibench", "--engine", "null", *TINY, "--seed", str(seed), "--no-progress")
+        assert out.returncode == 0, out.stderr
+        run_dir = Path(out.stdout.strip().splitlines()[-1])
+        hashes.append(json.loads((run_dir / "driver" / "summary.json").read_text())["op_stream_hash"])
+    assert hashes[0] == hashes[1] != hashes[2]
+
+
+def test_engines_lists_every_engine_with_versions():
+    out = engbench("engines", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {r["name"]: r for r in json.loads(out.stdout)}
+    assert set(rows) >= {"wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite", "null"}
+    assert rows["wiredtiger"]["library_version"].count("11.3.1") == 1 or "11.3" in rows["wiredtiger"]["library_version"]
+    assert rows["rocksdb"]["library_version"].startswith("7.8")
