@@ -10,6 +10,7 @@ const std::vector<EngineInfo>& engine_registry() {
     std::vector<EngineInfo> v;
     v.push_back(wiredtiger_engine_info());
     v.push_back(wiredtiger_lsm_engine_info());
+    v.push_back(rocksdb_engine_info());
     v.push_back(null_engine_info());
     return v;
   }();

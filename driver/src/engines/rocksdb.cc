@@ -1,0 +1,323 @@
+// RocksDB engine: one column family per table, a shared LRU block cache, statistics enabled.
+// Transactions are a WriteBatch buffered in the Session and written at commit: reads (get, scan,
+// last_key, and the existence check of del) see the database, never the open batch.
+#include <rocksdb/cache.h>
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/statistics.h>
+#include <rocksdb/table.h>
+#include <rocksdb/version.h>
+#include <rocksdb/write_batch.h>
+
+#include <atomic>
+#include <memory>
+#include <sstream>
+
+#include "engines/engine_util.h"
+
+namespace eb {
+namespace {
+
+using namespace engine_util;
+
+const std::vector<std::string> kCompressions = {"none", "snappy", "zlib", "zstd", "lz4"};
+
+std::vector<ParamSpec> rocksdb_knobs() {
+  return {
+      {"compaction", ParamType::Enum, "leveled", "compaction style", {"leveled", "universal"}},
+      {"compression", ParamType::Enum, "snappy", "block compression for every level",
+       kCompressions},
+      {"compression_per_level", ParamType::String, "",
+       "comma-separated compression per level, e.g. none,none,snappy (empty = `compression`; "
+       "levels past the list use its last entry)"},
+      {"block_cache_size", ParamType::Bytes, int64_t(1) << 30, "shared LRU block cache size"},
+      {"write_buffer_size", ParamType::Bytes, int64_t(64) << 20, "memtable size per column family"},
+      {"direct_reads", ParamType::Bool, false, "O_DIRECT for user reads (use_direct_reads)"},
+      {"direct_io_for_flush_and_compaction", ParamType::Bool, false,
+       "O_DIRECT for flush and compaction I/O"},
+      {"wal", ParamType::Bool, true, "write-ahead log (false = WriteOptions.disableWAL)"},
+      {"sync", ParamType::Bool, false, "fsync the WAL at every write (WriteOptions.sync)"},
+      {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads"},
+  };
+}
+
+[[noreturn]] void fail(const char* call, const rocksdb::Status& st) {
+  throw EngineError(std::string("rocksdb: ") + call + ": " + st.ToString());
+}
+void check(const rocksdb::Status& st, const char* call) {
+  if (!st.ok()) fail(call, st);
+}
+
+rocksdb::CompressionType compression_of(const std::string& name) {
+  if (name == "none") return rocksdb::kNoCompression;
+  if (name == "snappy") return rocksdb::kSnappyCompression;
+  if (name == "zlib") return rocksdb::kZlibCompression;
+  if (name == "zstd") return rocksdb::kZSTD;
+  if (name == "lz4") return rocksdb::kLZ4Compression;
+  std::string all;
+  for (const auto& c : kCompressions) all += (all.empty() ? "" : ", ") + c;
+  throw EngineError("rocksdb: open: unknown compression '" + name + "' (choices: " + all + ")");
+}
+
+rocksdb::Slice slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
+std::string_view view(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+struct RocksShared {
+  rocksdb::DB* db = nullptr;
+  std::vector<rocksdb::ColumnFamilyHandle*> tables;  // by table handle
+  rocksdb::WriteOptions wopts;
+};
+
+class RocksSession final : public Session {
+ public:
+  explicit RocksSession(std::shared_ptr<RocksShared> sh) : sh_(std::move(sh)) {}
+
+  void begin() override {
+    batch_.Clear();
+    in_txn_ = true;
+  }
+  void commit() override {
+    in_txn_ = false;
+    if (batch_.Count() == 0) return;
+    rocksdb::Status st = sh_->db->Write(sh_->wopts, &batch_);
+    batch_.Clear();
+    check(st, "Write");
+  }
+  void rollback() override {
+    in_txn_ = false;
+    batch_.Clear();
+  }
+
+  void put(int table, std::string_view key, std::string_view value) override {
+    auto* cf = handle(table);
+    if (in_txn_)
+      check(batch_.Put(cf, slice(key), slice(value)), "WriteBatch::Put");
+    else
+      check(sh_->db->Put(sh_->wopts, cf, slice(key), slice(value)), "Put");
+  }
+
+  bool get(int table, std::string_view key, std::string* value) override {
+    rocksdb::PinnableSlice v;
+    rocksdb::Status st = sh_->db->Get(rocksdb::ReadOptions(), handle(table), slice(key), &v);
+    if (st.IsNotFound()) return false;
+    check(st, "Get");
+    if (value) value->assign(v.data(), v.size());
+    return true;
+  }
+
+  // RocksDB deletes blindly; the existence check reads the database (not the open batch).
+  bool del(int table, std::string_view key) override {
+    auto* cf = handle(table);
+    rocksdb::PinnableSlice v;
+    rocksdb::Status st = sh_->db->Get(rocksdb::ReadOptions(), cf, slice(key), &v);
+    if (st.IsNotFound()) return false;
+    check(st, "Get (del)");
+    if (in_txn_)
+      check(batch_.Delete(cf, slice(key)), "WriteBatch::Delete");
+    else
+      check(sh_->db->Delete(sh_->wopts, cf, slice(key)), "Delete");
+    return true;
+  }
+
+  size_t scan(int table, std::string_view start, size_t limit, const RowFn& fn,
+              const ScanOptions& opts) override {
+    rocksdb::ReadOptions ro;
+    ro.fill_cache = !opts.read_once;
+    std::unique_ptr<rocksdb::Iterator> it(sh_->db->NewIterator(ro, handle(table)));
+    size_t n = 0;
+    for (it->Seek(slice(start)); it->Valid(); it->Next()) {
+      ++n;
+      if (!fn(view(it->key()), view(it->value()))) break;
+      if (limit && n >= limit) break;
+    }
+    check(it->status(), "Iterator");
+    return n;
+  }
+
+  bool last_key(int table, std::string* key) override {
+    std::unique_ptr<rocksdb::Iterator> it(sh_->db->NewIterator(rocksdb::ReadOptions(), handle(table)));
+    it->SeekToLast();
+    if (!it->Valid()) {
+      check(it->status(), "Iterator SeekToLast");
+      return false;
+    }
+    if (key) key->assign(it->key().data(), it->key().size());
+    return true;
+  }
+
+ private:
+  rocksdb::ColumnFamilyHandle* handle(int table) {
+    if (table < 0 || size_t(table) >= sh_->tables.size())
+      throw EngineError("rocksdb: bad table handle " + std::to_string(table));
+    return sh_->tables[table];
+  }
+
+  std::shared_ptr<RocksShared> sh_;
+  rocksdb::WriteBatch batch_;
+  bool in_txn_ = false;
+};
+
+class RocksEngine final : public Engine {
+ public:
+  ~RocksEngine() override {
+    try {
+      close();
+    } catch (...) {
+    }
+  }
+
+  void open(const std::string& dir, const ParamValues& knobs) override {
+    if (sh_) throw EngineError("rocksdb: open: already open");
+    // Column family options (shared by every table).
+    cf_opts_ = rocksdb::ColumnFamilyOptions();
+    std::string compaction = knob_str(knobs, "compaction", "leveled");
+    if (compaction == "universal")
+      cf_opts_.compaction_style = rocksdb::kCompactionStyleUniversal;
+    else if (compaction == "leveled")
+      cf_opts_.compaction_style = rocksdb::kCompactionStyleLevel;
+    else
+      throw EngineError("rocksdb: open: unknown compaction '" + compaction + "' (choices: leveled, universal)");
+    cf_opts_.compression = compression_of(knob_str(knobs, "compression", "snappy"));
+    std::string per_level = knob_str(knobs, "compression_per_level", "");
+    if (!per_level.empty()) {
+      std::stringstream ss(per_level);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+        item = b == std::string::npos ? "" : item.substr(b, e - b + 1);
+        cf_opts_.compression_per_level.push_back(compression_of(item));
+      }
+    }
+    cf_opts_.write_buffer_size = static_cast<size_t>(knob_int(knobs, "write_buffer_size", 64 << 20));
+    rocksdb::BlockBasedTableOptions bbt;
+    bbt.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(knob_int(knobs, "block_cache_size", int64_t(1) << 30)));
+    block_cache_ = bbt.block_cache;
+    cf_opts_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
+
+    rocksdb::DBOptions db_opts;
+    db_opts.create_if_missing = true;
+    db_opts.create_missing_column_families = true;
+    db_opts.use_direct_reads = knob_bool(knobs, "direct_reads", false);
+    db_opts.use_direct_io_for_flush_and_compaction =
+        knob_bool(knobs, "direct_io_for_flush_and_compaction", false);
+    db_opts.max_background_jobs = static_cast<int>(knob_int(knobs, "max_background_jobs", 2));
+    if (db_opts.max_background_jobs < 1)
+      throw EngineError("rocksdb: open: max_background_jobs must be >= 1");
+    statistics_ = rocksdb::CreateDBStatistics();
+    db_opts.statistics = statistics_;
+
+    // Every existing column family must be opened.
+    std::vector<std::string> names;
+    rocksdb::Status st = rocksdb::DB::ListColumnFamilies(db_opts, dir, &names);
+    if (!st.ok()) names = {rocksdb::kDefaultColumnFamilyName};  // new database
+    std::vector<rocksdb::ColumnFamilyDescriptor> descs;
+    for (const auto& n : names) descs.emplace_back(n, cf_opts_);
+    std::vector<rocksdb::ColumnFamilyHandle*> handles;
+    auto sh = std::make_shared<RocksShared>();
+    check(rocksdb::DB::Open(db_opts, dir, descs, &handles, &sh->db), "DB::Open");
+    sh->wopts.disableWAL = !knob_bool(knobs, "wal", true);
+    sh->wopts.sync = knob_bool(knobs, "sync", false);
+    if (sh->wopts.disableWAL && sh->wopts.sync) {
+      for (auto* h : handles) sh->db->DestroyColumnFamilyHandle(h);
+      delete sh->db;
+      throw EngineError("rocksdb: open: sync=true needs wal=true");
+    }
+    for (size_t i = 0; i < names.size(); ++i) cf_by_name_.emplace_back(names[i], handles[i]);
+    sh_ = std::move(sh);
+  }
+
+  int table(const std::string& name, TableKind) override {
+    require_open("table");
+    for (size_t i = 0; i < table_names_.size(); ++i)
+      if (table_names_[i] == name) return static_cast<int>(i);
+    rocksdb::ColumnFamilyHandle* h = nullptr;
+    for (auto& [n, handle] : cf_by_name_)
+      if (n == name) h = handle;
+    if (!h) {
+      check(sh_->db->CreateColumnFamily(cf_opts_, name, &h), "CreateColumnFamily");
+      cf_by_name_.emplace_back(name, h);
+    }
+    table_names_.push_back(name);
+    sh_->tables.push_back(h);
+    return static_cast<int>(sh_->tables.size() - 1);
+  }
+
+  std::unique_ptr<Session> session() override {
+    require_open("session");
+    return std::make_unique<RocksSession>(sh_);
+  }
+
+  json stats() override {
+    require_open("stats");
+    json out = json::object();
+    for (const auto& [ticker, name] : rocksdb::TickersNameMap)
+      out[name] = statistics_->getTickerCount(ticker);
+    for (const char* prop :
+         {"rocksdb.estimate-live-data-size", "rocksdb.total-sst-files-size",
+          "rocksdb.live-sst-files-size", "rocksdb.cur-size-all-mem-tables",
+          "rocksdb.estimate-pending-compaction-bytes", "rocksdb.num-running-compactions",
+          "rocksdb.num-running-flushes", "rocksdb.estimate-num-keys", "rocksdb.block-cache-usage",
+          "rocksdb.actual-delayed-write-rate", "rocksdb.is-write-stopped"}) {
+      uint64_t v = 0;
+      if (sh_->db->GetAggregatedIntProperty(prop, &v)) out[prop] = v;
+    }
+    // Files per level, summed over column families.
+    for (int level = 0; level < 7; ++level) {
+      uint64_t total = 0;
+      for (auto& [n, h] : cf_by_name_) {
+        std::string v;
+        if (sh_->db->GetProperty(h, "rocksdb.num-files-at-level" + std::to_string(level), &v))
+          total += std::stoull(v);
+      }
+      out["rocksdb.num-files-at-level" + std::to_string(level)] = total;
+    }
+    return out;
+  }
+
+  void close() override {
+    if (!sh_) return;
+    auto sh = std::move(sh_);
+    rocksdb::FlushOptions fo;
+    fo.wait = true;
+    std::vector<rocksdb::ColumnFamilyHandle*> all;
+    for (auto& [n, h] : cf_by_name_) all.push_back(h);
+    rocksdb::Status st = sh->db->Flush(fo, all);  // durable even with wal=false
+    for (auto* h : all) sh->db->DestroyColumnFamilyHandle(h);
+    cf_by_name_.clear();
+    table_names_.clear();
+    sh->tables.clear();
+    rocksdb::Status cst = sh->db->Close();
+    delete sh->db;
+    sh->db = nullptr;
+    check(st, "Flush");
+    check(cst, "Close");
+  }
+
+ private:
+  void require_open(const char* call) {
+    if (!sh_) throw EngineError(std::string("rocksdb: ") + call + ": engine not open");
+  }
+
+  std::shared_ptr<RocksShared> sh_;
+  rocksdb::ColumnFamilyOptions cf_opts_;
+  std::shared_ptr<rocksdb::Cache> block_cache_;
+  std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::vector<std::pair<std::string, rocksdb::ColumnFamilyHandle*>> cf_by_name_;
+  std::vector<std::string> table_names_;
+};
+
+}  // namespace
+
+EngineInfo rocksdb_engine_info() {
+  EngineInfo info;
+  info.name = "rocksdb";
+  info.description = "RocksDB LSM tree, one column family per table";
+  info.library = "RocksDB";
+  info.library_version = std::to_string(ROCKSDB_MAJOR) + "." + std::to_string(ROCKSDB_MINOR) + "." +
+                         std::to_string(ROCKSDB_PATCH);
+  info.knobs = rocksdb_knobs();
+  info.make = [] { return std::unique_ptr<Engine>(new RocksEngine()); };
+  return info;
+}
+
+}  // namespace eb
