@@ -11,6 +11,7 @@ const std::vector<EngineInfo>& engine_registry() {
     v.push_back(wiredtiger_engine_info());
     v.push_back(wiredtiger_lsm_engine_info());
     v.push_back(rocksdb_engine_info());
+    v.push_back(lmdb_engine_info());
     v.push_back(null_engine_info());
     return v;
   }();
