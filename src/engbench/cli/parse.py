@@ -25,7 +25,7 @@ def register(sub):
 
 
 def _emit(frame):
-    frame.to_csv(sys.stdout, index=False, float_format="%.6g", date_format="%Y-%m-%dT%H:%M:%SZ")
+    frame.to_csv(sys.stdout, index=False, float_format="%.10g", date_format="%Y-%m-%dT%H:%M:%SZ")
     return 0
 
 

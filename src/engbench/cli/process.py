@@ -1,0 +1,43 @@
+"""`engbench process [RUN_DIR ...]`: run directories → data/processed/{runs,latency,intervals}
+.{parquet,csv}, then the runs in the source documents' columns."""
+
+import sys
+import warnings
+from pathlib import Path
+
+from engbench.normalize.views import format_view, source_views
+from engbench.parsers import ParseError
+from engbench.process import RunError, build_tables, find_runs, write_tables
+
+
+def register(sub):
+    p = sub.add_parser("process", help="parse and normalize run directories into tidy tables")
+    p.add_argument("run_dirs", nargs="*", metavar="RUN_DIR",
+                   help="run directories (default: every run under --raw)")
+    p.add_argument("--raw", default="data/raw", help="where runs are found (default data/raw)")
+    p.add_argument("--out", default="data/processed", help="output folder (default data/processed)")
+    p.add_argument("--include-incomplete", action="store_true",
+                   help="also process failed/interrupted runs (marked incomplete=True)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    dirs = [Path(d) for d in args.run_dirs] or find_runs(args.raw)
+    if not dirs:
+        print(f"engbench process: no run directories (looked in {args.raw})", file=sys.stderr)
+        return 1
+    log = lambda msg: print(f"engbench process: {msg}", file=sys.stderr)  # noqa: E731
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            tables = build_tables(dirs, include_incomplete=args.include_incomplete, log=log)
+        except (ParseError, RunError, OSError) as exc:
+            log(str(exc))
+            return 2
+    for w in caught:
+        log(f"warning: {w.message}")
+    for path in write_tables(tables, args.out):
+        log(f"wrote {path}")
+    for title, frame in source_views(tables["runs"]).items():
+        print(f"## {title}\n{format_view(frame)}\n")
+    return 0

@@ -1,0 +1,47 @@
+"""Latency percentiles from bucketed histograms, and throughput percentiles over 1-s intervals."""
+
+import math
+
+import numpy as np
+import pandas as pd
+
+LATENCY_PCTS = (50, 95, 99, 99.9)
+THROUGHPUT_PCTS = (50, 75, 90, 95, 99)
+
+
+def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS) -> dict:
+    """p-th percentile latency of ONE op from its histogram buckets (columns lo_us, hi_us, count).
+
+    Nearest rank: rank = ceil(p/100 × n) (at least 1); the value is the UPPER BOUND (hi_us) of the
+    first bucket, in ascending order, whose cumulative count reaches rank — like LinkBench's
+    "p99 = [lo,hi]ms", of which the seed tables print the upper bound. The bucket bounds make
+    this an over-estimate by at most one bucket width (≥ 2 significant digits in the driver).
+    ``max`` is the upper bound of the highest non-empty bucket. Keys: p50, p95, p99, p99.9, max,
+    count. All NaN when the histogram is empty."""
+    h = hist[hist["count"] > 0].sort_values("hi_us")
+    n = int(h["count"].sum())
+    out = {"count": n}
+    if n == 0:
+        out.update({f"p{p:g}": float("nan") for p in pcts})
+        out["max"] = float("nan")
+        return out
+    cum = h["count"].cumsum().to_numpy()
+    hi = h["hi_us"].to_numpy(float)
+    for p in pcts:
+        rank = max(1, math.ceil(p / 100 * n - 1e-9))
+        out[f"p{p:g}"] = float(hi[np.searchsorted(cum, rank, side="left")])
+    out["max"] = float(hi[-1])
+    return out
+
+
+def throughput_percentiles(rates, pcts=THROUGHPUT_PCTS, min_intervals: int = 10) -> dict:
+    """Throughput percentiles over per-interval rates (the insert benchmark's "p50/p99" columns —
+    a stall indicator, not latency): sort the rates in DESCENDING order and take the value at
+    1-based rank round(x/100 × n) (at least 1): the rate that x% of intervals met or exceeded.
+    NaN for every x when there are fewer than ``min_intervals`` intervals. Keys: p50 ... p99."""
+    r = np.sort(np.asarray(rates, dtype=float))[::-1]
+    n = len(r)
+    if n < min_intervals:
+        return {f"p{x:g}": float("nan") for x in pcts}
+    # round half up, as awk's printf-free int(x + 0.5) in np.sh
+    return {f"p{x:g}": float(r[max(1, int(x / 100 * n + 0.5)) - 1]) for x in pcts}

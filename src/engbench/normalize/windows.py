@@ -1,0 +1,48 @@
+"""Aligning 1-second capture samples with the client window [start, end] (unix seconds).
+
+Convention: a sample stamped t (iostat -t / vmstat -t print the time the sample was taken,
+truncated to the second) covers the interval (t - interval_s, t]. A sample is kept when the
+midpoint of its interval, t - interval_s/2, lies in [start, end): the sample is mostly inside the
+window. Samples before the clients started (setup) and after they ended (post-processing) are
+dropped — the seed scripts averaged them in."""
+
+import numpy as np
+import pandas as pd
+
+
+def _unix(frame) -> np.ndarray:
+    ts = frame["timestamp"]
+    if ts.isna().any():
+        raise ValueError("the capture has samples without timestamps (no -t): it cannot be "
+                         "aligned with the client window")
+    return ts.astype("int64").to_numpy() / 1e9
+
+
+def trim_to_window(frame: pd.DataFrame, start: float, end: float,
+                   interval_s: float = 1.0) -> pd.DataFrame:
+    """Rows whose interval (t - interval_s, t] has its midpoint in [start, end)."""
+    if end <= start:
+        raise ValueError(f"empty client window [{start}, {end}]")
+    t = _unix(frame)
+    mid = t - interval_s / 2
+    keep = (mid >= start) & (mid < end)
+    return frame.loc[keep].reset_index(drop=True)
+
+
+def coverage(frame: pd.DataFrame, start: float, end: float, interval_s: float = 1.0) -> float:
+    """Fraction of [start, end] covered by the union of the sample intervals (t - interval_s, t]
+    of ``frame`` (trimmed or not): 1.0 when the capture spans the whole window without gaps,
+    less when it started late, stopped early or lost samples. 0.0 for an empty frame.
+
+        coverage = |[start, end] ∩ ∪ (t_i - interval_s, t_i]| / (end - start)"""
+    if end <= start:
+        raise ValueError(f"empty client window [{start}, {end}]")
+    if len(frame) == 0:
+        return 0.0
+    t = np.unique(_unix(frame))
+    lo = np.clip(t - interval_s, start, end)
+    hi = np.clip(t, start, end)
+    # union of sorted intervals: each one starts no earlier than the previous end
+    prev_hi = np.concatenate([[start], np.maximum.accumulate(hi)[:-1]])
+    covered = np.clip(hi - np.maximum(lo, prev_hi), 0, None).sum()
+    return float(covered / (end - start))

@@ -1,0 +1,264 @@
+"""Run directories (docs/run-format.md) → tidy tables in data/processed/.
+
+One run: the iostat rows of the data device (manifest hardware.data_device.name, exact match)
+and the vmstat rows are trimmed to the measured client window [client.measured_start_unix_s,
+client.end_unix_s] of driver/summary.json; q = operations in that window / client.measured_seconds.
+An "operation" is a document for the workloads that count documents (iibench, fillseq: the
+items of their requests) and a request (transaction) otherwise; ``per_batch`` figures are per
+request of params.batch documents.
+
+Tables (sorted rows, fixed CSV float format, no processing time written anywhere, so the same
+raw input gives byte-identical output):
+  runs       one row per run (see RUNS_HEAD and the per-op columns)
+  latency    run_id, op, count, p50_us, p95_us, p99_us, p99_9_us, max_us (bucket UPPER bounds),
+             max_us_exact (max of intervals.csv latency_us_max)
+  intervals  run_id, interval, op, t_start_unix_s, t_end_unix_s, warmup, requests, items,
+             requests_per_s, items_per_s, latency_us_mean, latency_us_p99, latency_us_max
+"""
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from . import normalize as nz
+from .parsers import ParseError, parse_iostat, parse_vmstat
+from .parsers.iostat import since_boot_from_argv as iostat_since_boot
+from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
+from .parsers.vmstat import unit_from_argv
+
+ITEM_WORKLOADS = {"iibench": "insert", "fillseq": None}  # workload → main op (None: all ops)
+PER_N = 200_000
+COVERAGE_MIN = 0.99
+INCOMPLETE = {"failed", "interrupted", "running"}
+METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
+RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "seed", "ncpu", "device",
+             "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
+             "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
+             "coverage", "warnings", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
+             "dkb_per_s", "cs_per_s", "us_sy"]
+RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
+             "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
+             "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99"]
+LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us", "max_us",
+                "max_us_exact"]
+INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
+                 "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
+                 "latency_us_p99", "latency_us_max"]
+
+
+class RunError(ValueError):
+    """A run directory that cannot be processed (missing file, inconsistent contents)."""
+
+
+def _json(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError as exc:
+        raise RunError(f"{path}: missing") from exc
+    except json.JSONDecodeError as exc:
+        raise RunError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+
+
+def _csv(path: Path) -> pd.DataFrame:
+    if not path.exists():
+        raise RunError(f"{path}: missing")
+    try:
+        return pd.read_csv(path)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        raise RunError(f"{path}: {exc}") from exc
+
+
+def process_run(run_dir) -> dict:
+    """One run directory → {"runs": row dict, "latency": frame, "intervals": frame}."""
+    d = Path(run_dir)
+    man = _json(d / "manifest.json")
+    summ = _json(d / "driver" / "summary.json")
+    run_id = man.get("run_id") or d.name
+    hw = man.get("hardware") or {}
+    device = (hw.get("data_device") or {}).get("name")
+    ncpu = hw.get("ncpu")
+    if not device or not ncpu:
+        raise RunError(f"{d / 'manifest.json'}: hardware.data_device.name and hardware.ncpu are needed")
+    cl = summ.get("client") or {}
+    start = cl.get("measured_start_unix_s", cl.get("start_unix_s"))
+    end, seconds = cl.get("end_unix_s"), cl.get("measured_seconds", cl.get("seconds"))
+    if start is None or end is None or not seconds:
+        raise RunError(f"{d / 'driver/summary.json'}: no client window")
+    cap = man.get("capture") or {}
+    io_argv = (cap.get("iostat") or {}).get("argv") or ["iostat", "-y"]
+    vm_argv = (cap.get("vmstat") or {}).get("argv") or ["vmstat"]
+    io = parse_iostat(d / "iostat.txt", since_boot_included=iostat_since_boot(io_argv))
+    if not (io["device"] == device).any():
+        raise RunError(f"{d / 'iostat.txt'}: no rows for the data device {device!r} "
+                       f"(devices: {sorted(io['device'].unique())})")
+    io = io[io["device"] == device]
+    vm = parse_vmstat(d / "vmstat.txt", since_boot_included=vmstat_since_boot(vm_argv),
+                      unit=unit_from_argv(vm_argv))
+    proc = _csv(d / "process.csv")
+    ivl = _csv(d / "driver" / "intervals.csv")
+    hist = _csv(d / "driver" / "histograms.csv")
+
+    workload = man.get("workload", summ.get("workload"))
+    totals = summ.get("totals") or {}
+    requests = sum(int(t.get("requests", 0)) for t in totals.values())
+    items = sum(int(t.get("items", 0)) for t in totals.values())
+    if workload in ITEM_WORKLOADS:
+        main = ITEM_WORKLOADS[workload]
+        op_unit = "item"
+        ops = int(totals.get(main, {}).get("items", 0)) if main else items
+    else:
+        main, op_unit, ops = None, "request", requests
+    q = nz.rate(ops, seconds)
+
+    io_w = nz.trim_to_window(io, start, end)
+    vm_w = nz.trim_to_window(vm, start, end)
+    cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
+    notes = []
+    for name, cov in (("iostat", cov_io), ("vmstat", cov_vm)):
+        if cov < COVERAGE_MIN:
+            notes.append(f"{name} covers {cov:.1%} of the client window")
+    for note in notes:
+        warnings.warn(f"{run_id}: {note}", stacklevel=2)
+
+    row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
+           "engine": man.get("engine", summ.get("engine")), "workload": workload,
+           "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
+           "window_start_unix_s": float(start), "window_end_unix_s": float(end),
+           "seconds": float(seconds), "op_unit": op_unit, "ops": ops, "q": q,
+           "requests": requests, "items": items, "n_iostat": len(io_w), "n_vmstat": len(vm_w),
+           "coverage_iostat": cov_io, "coverage_vmstat": cov_vm, "coverage": min(cov_io, cov_vm),
+           "warnings": "; ".join(notes)}
+    for k in ("r", "rkb", "w", "wkb", "d", "dkb"):
+        row[f"{k}_per_s"] = float(io_w[f"{k}_per_s"].mean()) if len(io_w) else np.nan
+    row["cs_per_s"] = float(vm_w["cs"].mean()) if len(vm_w) else np.nan
+    row["us_sy"] = float((vm_w["us"] + vm_w["sy"]).mean()) if len(vm_w) else np.nan
+
+    per = {k: nz.rate_per_op(row[f"{k}_per_s"], q) for k in ("r", "rkb", "w", "wkb", "d", "dkb")}
+    per["cs"] = nz.rate_per_op(row["cs_per_s"], q)
+    per["us_sy"] = nz.rate_per_op(row["us_sy"], q)
+    per["mcpu"] = nz.mcpu_per_op(row["us_sy"], q)
+    per["cpu_us"] = nz.cpu_us_per_op(row["us_sy"], int(ncpu), q)
+    per["driver_cpu_us"] = nz.process_cpu_us_per_op(proc, start, end, ops)
+    params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
+    batch = params.get("batch")
+    for k in METRICS:
+        row[f"{k}_per_op"] = per[k]
+    for k in METRICS:
+        row[f"{k}_per_200k"] = nz.per_n(per[k], PER_N)
+    for k in METRICS:
+        row[f"{k}_per_batch"] = nz.per_n(per[k], batch) if batch else np.nan
+
+    disk = summ.get("disk") or {}
+    dp = summ.get("driver_process") or {}
+    row["size_gb"] = nz.gib(disk.get("allocated_bytes"))
+    row["size_apparent_gb"] = nz.gib(disk.get("apparent_bytes"))
+    rss = nz.max_rss_gb(proc, start, end)
+    row["rss_gb"] = rss if rss == rss else nz.gib(dp.get("max_rss_bytes"))
+    row["device_bytes_read"] = row["rkb_per_s"] * 1024 * seconds
+    row["device_bytes_written"] = row["wkb_per_s"] * 1024 * seconds
+    row["logical_bytes_read"] = sum(int(t.get("logical_bytes_read", 0)) for t in totals.values())
+    row["logical_bytes_written"] = sum(int(t.get("logical_bytes_written", 0)) for t in totals.values())
+    row["logical_bytes_stored"] = summ.get("logical_bytes_stored")
+    row["read_amp"] = nz.read_amplification(row["device_bytes_read"], row["logical_bytes_read"])
+    row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
+    row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
+
+    measured = ivl[ivl["warmup"].astype(int) == 0] if "warmup" in ivl else ivl
+    sel = measured if main is None else measured[measured["op"] == main]
+    unit_col = "items" if op_unit == "item" else "requests"
+    per_ivl = sel.groupby("interval").agg(n=(unit_col, "sum"), t0=("t_start_unix_s", "min"),
+                                          t1=("t_end_unix_s", "max"))
+    rates = per_ivl["n"] / (per_ivl["t1"] - per_ivl["t0"])
+    for k, v in nz.throughput_percentiles(rates.to_numpy()).items():
+        row[f"rate_{k}"] = v
+    for k, v in params.items():
+        row[f"param.{k}"] = v
+    for k, v in knobs.items():
+        row[f"knob.{k}"] = v
+    return {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
+
+
+def _latency(run_id, hist, measured):
+    rows = []
+    for op in sorted(hist["op"].unique()):
+        p = nz.latency_percentiles(hist[hist["op"] == op])
+        m = measured.loc[measured["op"] == op, "latency_us_max"]
+        rows.append({"run_id": run_id, "op": op, "count": p["count"], "p50_us": p["p50"],
+                     "p95_us": p["p95"], "p99_us": p["p99"], "p99_9_us": p["p99.9"],
+                     "max_us": p["max"], "max_us_exact": float(m.max()) if len(m) else np.nan})
+    return pd.DataFrame(rows, columns=LATENCY_COLS)
+
+
+def _intervals(run_id, ivl):
+    out = ivl.copy()
+    secs = out["t_end_unix_s"] - out["t_start_unix_s"]
+    out["requests_per_s"] = out["requests"] / secs
+    out["items_per_s"] = out["items"] / secs
+    out.insert(0, "run_id", run_id)
+    return out[INTERVAL_COLS]
+
+
+def find_runs(raw_root) -> list[Path]:
+    """Every run directory (one holding manifest.json) directly under raw_root, sorted."""
+    root = Path(raw_root)
+    return sorted(p for p in root.iterdir() if (p / "manifest.json").is_file()) if root.is_dir() else []
+
+
+def _uniform(col: pd.Series) -> pd.Series:
+    """A param/knob column parquet can store: numeric when every value is a number, else text."""
+    vals = col.dropna()
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+        return pd.to_numeric(col)
+    return col.map(lambda v: None if v is None or v != v else v if isinstance(v, str) else json.dumps(v))
+
+
+def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
+    """Process run dirs → {"runs", "latency", "intervals"} frames, deterministically ordered.
+    Runs with status failed/interrupted/running are skipped (and said so via ``log``) unless
+    ``include_incomplete``; then they are kept with incomplete=True."""
+    rows, lat, ivl = [], [], []
+    for d in sorted(Path(p) for p in run_dirs):
+        status = _json(d / "manifest.json").get("status")
+        if status in INCOMPLETE and not include_incomplete:
+            if log:
+                log(f"skipped {d.name}: status {status} (use --include-incomplete)")
+            continue
+        got = process_run(d)
+        rows.append(got["runs"])
+        lat.append(got["latency"])
+        ivl.append(got["intervals"])
+    per_cols = [f"{k}_{b}" for b in ("per_op", "per_200k", "per_batch") for k in METRICS]
+    runs = pd.DataFrame(rows)
+    extra = sorted(c for c in runs.columns if c.startswith(("param.", "knob.")))
+    runs = runs.reindex(columns=RUNS_HEAD + per_cols + RUNS_TAIL + extra)
+    for c in extra:
+        runs[c] = _uniform(runs[c])
+    runs = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
+    latency = (pd.concat(lat, ignore_index=True) if lat else pd.DataFrame(columns=LATENCY_COLS))
+    latency = latency.sort_values(["run_id", "op"], kind="stable").reset_index(drop=True)
+    intervals = (pd.concat(ivl, ignore_index=True) if ivl else pd.DataFrame(columns=INTERVAL_COLS))
+    intervals = intervals.sort_values(["run_id", "interval", "op"], kind="stable").reset_index(drop=True)
+    return {"runs": runs, "latency": latency, "intervals": intervals}
+
+
+def write_tables(tables: dict, out_dir) -> list[Path]:
+    """Each table as <name>.parquet and <name>.csv (floats as %.10g). Deterministic bytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in sorted(tables):
+        frame = tables[name]
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        pq.write_table(table, out / f"{name}.parquet", compression="zstd", write_statistics=True)
+        frame.to_csv(out / f"{name}.csv", index=False, float_format="%.10g", lineterminator="\n")
+        written += [out / f"{name}.parquet", out / f"{name}.csv"]
+    return written
+
+
+__all__ = ["process_run", "build_tables", "write_tables", "find_runs", "RunError", "ParseError"]
