@@ -12,6 +12,7 @@ const std::vector<EngineInfo>& engine_registry() {
     v.push_back(wiredtiger_lsm_engine_info());
     v.push_back(rocksdb_engine_info());
     v.push_back(lmdb_engine_info());
+    v.push_back(sqlite_engine_info());
     v.push_back(null_engine_info());
     return v;
   }();
