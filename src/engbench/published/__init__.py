@@ -1,0 +1,19 @@
+"""Check the arithmetic of numbers others published about storage engines.
+
+`check_paths()` loads published tables (CSV, values as printed) and checks every value that a
+relation in `relations.RELATIONS` determines from other values, with interval arithmetic that
+honours printed precision (`values`). See notebooks/check_published.ipynb for a tour.
+"""
+
+from .check import (CONSISTENT, FIELDS, INCONSISTENT, NOTHING, Finding, check_paths,
+                    check_tables, default_published_dir, exit_status, findings_frame, load)
+from .relations import RELATIONS, Ref, Relation, ref
+from .tables import PublishedInputError, load_table
+from .values import Interval, Printed, parse_printed
+
+__all__ = [
+    "CONSISTENT", "FIELDS", "INCONSISTENT", "NOTHING", "Finding", "Interval", "Printed",
+    "PublishedInputError", "RELATIONS", "Ref", "Relation", "check_paths", "check_tables",
+    "default_published_dir", "exit_status", "findings_frame", "load", "load_table",
+    "parse_printed", "ref",
+]
