@@ -222,15 +222,18 @@ def _read_rows(rows, line_idx, names, source):
     cols = ["device"] + names
     try:
         frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                            index_col=False, dtype={"device": str}, engine="c")
+                            dtype={"device": str}, engine="c")
     except pd.errors.ParserError as exc:
         m = re.search(r"line (\d+)", str(exc))
         k = int(m.group(1)) - 1 if m else 0
         raise ParseError(source, f"garbled device row ({len(rows[k].split())} fields, "
                          f"header has {len(cols)}): {rows[k][:60]!r}", line_idx[k] + 1) from exc
+    if not isinstance(frame.index, pd.RangeIndex):  # every row has more fields than the header
+        raise ParseError(source, f"garbled device row (more fields than the header's {len(cols)}): "
+                         f"{rows[0][:60]!r}", line_idx[0] + 1)
     for name in names:
         col = frame[name]
-        if col.dtype == object:
+        if not pd.api.types.is_numeric_dtype(col):
             bad = pd.to_numeric(col, errors="coerce").isna().to_numpy()
             k = int(bad.argmax())
             raise ParseError(source, f"not a number in column {name}: {rows[k][:60]!r}",

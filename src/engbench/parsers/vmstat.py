@@ -106,15 +106,18 @@ def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit
     cols = names + (["date", "time"] if has_ts else [])
     try:
         frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                            index_col=False, engine="c",
+                            engine="c",
                             dtype={"date": str, "time": str} if has_ts else None)
     except pd.errors.ParserError as exc:
         m = re.search(r"line (\d+)", str(exc))
         k = int(m.group(1)) - 1 if m else 0
         raise ParseError(source, f"garbled vmstat row ({len(rows[k].split())} fields, header has "
                          f"{len(cols)}): {rows[k][:60]!r}", idx[k] + 1) from exc
+    if not isinstance(frame.index, pd.RangeIndex):  # every row has more fields than the header
+        raise ParseError(source, f"garbled vmstat row (more fields than the header's {len(cols)}): "
+                         f"{rows[0][:60]!r}", idx[0] + 1)
     for n in names:
-        if frame[n].dtype == object:
+        if not pd.api.types.is_numeric_dtype(frame[n]):
             k = int(pd.to_numeric(frame[n], errors="coerce").isna().to_numpy().argmax())
             raise ParseError(source, f"not a number in column {n}: {rows[k][:60]!r}", idx[k] + 1)
     nan = frame[cols].isna().to_numpy().any(axis=1)
