@@ -1,0 +1,232 @@
+#include "core/collection.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace eb {
+
+DiskUsage disk_usage(const std::string& dir) {
+  DiskUsage u;
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec)) return u;
+  for (auto it = std::filesystem::recursive_directory_iterator(
+           dir, std::filesystem::directory_options::skip_permission_denied, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st;
+    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+      u.apparent_bytes += static_cast<uint64_t>(st.st_size);
+      u.allocated_bytes += static_cast<uint64_t>(st.st_blocks) * 512;
+    }
+  }
+  return u;
+}
+
+std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<std::string>& fields) {
+  std::vector<KeyValue> out;
+  out.reserve(fields.size());
+  for (const auto& f : fields) {
+    bson_iter_t it;
+    if (!bson_iter_init_find(&it, doc, f.c_str())) {
+      out.push_back(KeyValue::Null());
+      continue;
+    }
+    switch (bson_iter_type(&it)) {
+      case BSON_TYPE_INT32: out.push_back(KeyValue::Int(bson_iter_int32(&it))); break;
+      case BSON_TYPE_INT64: out.push_back(KeyValue::Int(bson_iter_int64(&it))); break;
+      case BSON_TYPE_DOUBLE: out.push_back(KeyValue::Double(bson_iter_double(&it))); break;
+      case BSON_TYPE_UTF8: {
+        uint32_t len;
+        const char* s = bson_iter_utf8(&it, &len);
+        out.push_back(KeyValue::Str(std::string(s, len)));
+        break;
+      }
+      case BSON_TYPE_OID:
+        out.push_back(KeyValue::Oid(std::string(reinterpret_cast<const char*>(bson_iter_oid(&it)->bytes), 12)));
+        break;
+      case BSON_TYPE_DATE_TIME: out.push_back(KeyValue::Date(bson_iter_date_time(&it))); break;
+      case BSON_TYPE_NULL: out.push_back(KeyValue::Null()); break;
+      default: throw std::invalid_argument("document layer: field '" + f + "' has a type that cannot be indexed");
+    }
+  }
+  return out;
+}
+
+namespace {
+bool view(const std::string& bytes, bson_t* b) {
+  return bson_init_static(b, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+}  // namespace
+
+Collection::Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes)
+    : engine_(engine), indexes_(std::move(indexes)) {
+  record_table_ = engine_.table(name, TableKind::Record);
+  for (const auto& ix : indexes_) index_tables_.push_back(engine_.table(name + "." + ix.name, TableKind::Index));
+  auto s = engine_.session();
+  std::string last;
+  if (s->last_key(record_table_, &last) && last.size() == 8) {
+    next_id_ = read_be64(last.data()) + 1;
+    int64_t live = 0, keys = 0;
+    s->scan(record_table_, "", 0, [&](std::string_view, std::string_view v) {
+      live += static_cast<int64_t>(v.size());
+      return true;
+    });
+    for (int t : index_tables_)
+      s->scan(t, "", 0, [&](std::string_view k, std::string_view) {
+        keys += static_cast<int64_t>(k.size());
+        return true;
+      });
+    live_bytes_ = live;
+    index_key_bytes_ = keys;
+  }
+}
+
+std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) const {
+  std::vector<std::string> keys;
+  keys.reserve(indexes_.size());
+  for (const auto& ix : indexes_) keys.push_back(encode_key(extract_key_values(doc, ix.fields), id));
+  return keys;
+}
+
+uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids) {
+  if (docs.empty()) return 0;
+  uint64_t first = next_id_.fetch_add(docs.size(), std::memory_order_relaxed);
+  uint64_t bytes = 0, key_bytes = 0;
+  s.begin();
+  try {
+    std::string rk, ik;
+    for (size_t i = 0; i < docs.size(); ++i) {
+      uint64_t id = first + i;
+      rk.clear();
+      append_be64(id, &rk);
+      s.put(record_table_, rk, docs[i].bytes);
+      bytes += docs[i].bytes.size();
+      if (!indexes_.empty()) {
+        bson_t b;
+        if (!view(docs[i].bytes, &b)) throw std::invalid_argument("document layer: invalid BSON");
+        for (size_t x = 0; x < indexes_.size(); ++x) {
+          ik.clear();
+          for (const auto& v : extract_key_values(&b, indexes_[x].fields)) encode_value(v, &ik);
+          append_be64(id, &ik);
+          s.put(index_tables_[x], ik, "");
+          key_bytes += ik.size();
+        }
+      }
+      if (ids) ids->push_back(id);
+    }
+    s.commit();
+  } catch (...) {
+    try { s.rollback(); } catch (...) {}
+    throw;
+  }
+  live_bytes_.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
+  index_key_bytes_.fetch_add(static_cast<int64_t>(key_bytes), std::memory_order_relaxed);
+  return bytes;
+}
+
+bool Collection::get(Session& s, uint64_t id, Doc* out) {
+  return s.get(record_table_, record_key(id), &out->bytes);
+}
+
+bool Collection::update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
+                        uint64_t* bytes_read, uint64_t* bytes_written) {
+  std::lock_guard<std::mutex> g(lock_for(id));
+  std::string rk = record_key(id);
+  s.begin();
+  try {
+    Doc old;
+    if (!s.get(record_table_, rk, &old.bytes)) {
+      s.rollback();
+      return false;
+    }
+    Doc now = modify(old);
+    bson_t ob, nb;
+    if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
+    s.put(record_table_, rk, now.bytes);
+    int64_t dkey = 0;
+    if (!indexes_.empty()) {
+      auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
+      for (size_t x = 0; x < indexes_.size(); ++x) {
+        if (ok[x] == nk[x]) continue;
+        s.del(index_tables_[x], ok[x]);
+        s.put(index_tables_[x], nk[x], "");
+        dkey += static_cast<int64_t>(nk[x].size()) - static_cast<int64_t>(ok[x].size());
+      }
+    }
+    s.commit();
+    live_bytes_.fetch_add(static_cast<int64_t>(now.bytes.size()) - static_cast<int64_t>(old.bytes.size()));
+    index_key_bytes_.fetch_add(dkey);
+    if (bytes_read) *bytes_read += old.bytes.size();
+    if (bytes_written) *bytes_written += now.bytes.size();
+    return true;
+  } catch (...) {
+    try { s.rollback(); } catch (...) {}
+    throw;
+  }
+}
+
+bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
+  std::lock_guard<std::mutex> g(lock_for(id));
+  std::string rk = record_key(id);
+  s.begin();
+  try {
+    Doc old;
+    if (!s.get(record_table_, rk, &old.bytes)) {
+      s.rollback();
+      return false;
+    }
+    bson_t ob;
+    if (!view(old.bytes, &ob)) throw std::invalid_argument("document layer: invalid BSON");
+    s.del(record_table_, rk);
+    int64_t dkey = 0;
+    auto ok = index_keys(&ob, id);
+    for (size_t x = 0; x < indexes_.size(); ++x) {
+      s.del(index_tables_[x], ok[x]);
+      dkey += static_cast<int64_t>(ok[x].size());
+    }
+    s.commit();
+    live_bytes_.fetch_sub(static_cast<int64_t>(old.bytes.size()));
+    index_key_bytes_.fetch_sub(dkey);
+    if (bytes_read) *bytes_read += old.bytes.size();
+    return true;
+  } catch (...) {
+    try { s.rollback(); } catch (...) {}
+    throw;
+  }
+}
+
+size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>& start, size_t limit,
+                              bool fetch, std::vector<IndexRow>* out, uint64_t* bytes_read) {
+  if (index < 0 || index >= static_cast<int>(index_tables_.size()))
+    throw std::out_of_range("document layer: no index " + std::to_string(index));
+  std::string from = encode_prefix(start);
+  size_t first = out->size();
+  s.scan(index_tables_[index], from, limit, [&](std::string_view k, std::string_view) {
+    IndexRow r;
+    r.key.assign(k.data(), k.size());
+    r.record_id = index_key_record_id(k);
+    out->push_back(std::move(r));
+    return true;
+  });
+  uint64_t br = 0;
+  for (size_t i = first; i < out->size(); ++i) {
+    br += (*out)[i].key.size();
+    if (fetch) {
+      s.get(record_table_, record_key((*out)[i].record_id), &(*out)[i].doc);
+      br += (*out)[i].doc.size();
+    }
+  }
+  if (bytes_read) *bytes_read += br;
+  return out->size() - first;
+}
+
+uint64_t Collection::count(Session& s) {
+  return s.scan(record_table_, "", 0, [](std::string_view, std::string_view) { return true; });
+}
+
+uint64_t Collection::count_index(Session& s, int index) {
+  return s.scan(index_tables_.at(index), "", 0, [](std::string_view, std::string_view) { return true; });
+}
+
+}  // namespace eb

@@ -1,0 +1,91 @@
+// The document layer, laid out the way MongoDB's storage engines lay out a collection:
+//   record table  "<name>"            key = record id (8 bytes big-endian), value = BSON document
+//   index tables  "<name>.<index>"    key = encode(indexed values..., record id), value = empty
+// Identical for every engine; engines only see keys and values.
+#pragma once
+#include <bson/bson.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "core/keycodec.h"
+#include "engine.h"
+
+namespace eb {
+
+struct IndexDef {
+  std::string name;
+  std::vector<std::string> fields;  // top-level field names, ascending
+};
+
+struct IndexRow {
+  std::string key;          // the encoded index key
+  uint64_t record_id = 0;
+  std::string doc;          // BSON bytes (when fetched)
+};
+
+struct DiskUsage {
+  uint64_t apparent_bytes = 0;   // sum of st_size
+  uint64_t allocated_bytes = 0;  // sum of st_blocks * 512
+};
+DiskUsage disk_usage(const std::string& dir);
+
+// An owned BSON document (bytes); cheap to move.
+struct Doc {
+  std::string bytes;
+  static Doc from(const bson_t* b) { return Doc{std::string(reinterpret_cast<const char*>(bson_get_data(b)), b->len)}; }
+  // A read-only bson_t view of the bytes (valid while `this` lives).
+  bool view(bson_t* out) const {
+    return bson_init_static(out, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  }
+};
+
+// Values of `fields` in `doc` as key values (missing field → null; int32/int64 → Int, double →
+// Double, utf8 → String, oid → ObjectId, date_time → Date; anything else throws).
+std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<std::string>& fields);
+
+class Collection {
+ public:
+  // Creates/opens the tables and recovers the record-id counter and the logical byte counts.
+  Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes);
+
+  const std::vector<IndexDef>& indexes() const { return indexes_; }
+
+  // One transaction for the whole batch. Returns BSON bytes written; ids (optional) get the new ids.
+  uint64_t insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids = nullptr);
+  bool get(Session& s, uint64_t id, Doc* out);
+  // Read-modify-write under a per-record lock, moving index entries whose values changed.
+  // `modify` receives the current document and returns the new one. false: no such record.
+  bool update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
+              uint64_t* bytes_read = nullptr, uint64_t* bytes_written = nullptr);
+  bool remove(Session& s, uint64_t id, uint64_t* bytes_read = nullptr);
+  // Rows of index `index` with key >= (start..., any record id), in index order, at most `limit`
+  // (0 = no limit). With fetch, each row's document is read from the record table.
+  size_t index_scan(Session& s, int index, const std::vector<KeyValue>& start, size_t limit, bool fetch,
+                    std::vector<IndexRow>* out, uint64_t* bytes_read = nullptr);
+  uint64_t count(Session& s);                 // rows of the record table (a scan)
+  uint64_t count_index(Session& s, int index);  // rows of one index table (a scan)
+
+  uint64_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
+  uint64_t index_key_bytes() const { return index_key_bytes_.load(std::memory_order_relaxed); }
+  uint64_t next_id() const { return next_id_.load(std::memory_order_relaxed); }
+
+ private:
+  std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
+  std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
+
+  Engine& engine_;
+  int record_table_;
+  std::vector<IndexDef> indexes_;
+  std::vector<int> index_tables_;
+  std::atomic<uint64_t> next_id_{1};
+  std::atomic<int64_t> live_bytes_{0}, index_key_bytes_{0};
+  std::array<std::mutex, 64> stripes_;
+};
+
+}  // namespace eb

@@ -1,0 +1,44 @@
+// Config loading (JSON/YAML), typed parameter parsing and validation, and `describe`.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine.h"
+#include "params.h"
+#include "workloads/workload.h"
+
+namespace eb {
+
+extern const char* const kDriverVersion;
+
+struct ResolvedConfig {
+  const EngineInfo* engine = nullptr;
+  const WorkloadInfo* workload = nullptr;
+  ParamValues knobs;   // unqualified names, every declared knob
+  ParamValues params;  // every declared param
+  uint64_t seed = 1;
+  std::string data_dir, output_dir;
+  json raw;  // as given
+  json to_json() const;  // resolved config (knobs namespaced as in the input)
+};
+
+// The knob namespace of an engine ("wiredtiger" for wiredtiger and wiredtiger-lsm).
+std::string knob_namespace(const std::string& engine);
+
+const char* param_type_name(ParamType t);
+
+// Parse one value per its spec. On failure returns false with a message naming the expected type
+// (and the choices for enums).
+bool parse_param(const ParamSpec& spec, const json& value, json* out, std::string* error);
+// "64KB" → 65536 (KB/MB/GB/TB and KiB/MiB/GiB/TiB = powers of 1024; B optional).
+bool parse_bytes(const std::string& s, int64_t* out);
+
+// Read a JSON or YAML file (by extension) into JSON. Throws std::runtime_error.
+json load_config_file(const std::string& path);
+
+// Resolve and type-check; every problem goes to `problems`, each with the valid choices.
+bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems);
+
+json describe_json();
+
+}  // namespace eb

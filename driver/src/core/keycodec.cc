@@ -1,0 +1,136 @@
+#include "core/keycodec.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace eb {
+namespace {
+
+constexpr unsigned char kTagNull = 0x10, kTagNumber = 0x20, kTagString = 0x30, kTagOid = 0x38, kTagDate = 0x40;
+
+uint64_t double_bits_ordered(double d) {
+  if (d == 0) d = 0.0;  // -0.0 == +0.0
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return (b & 0x8000000000000000ULL) ? ~b : (b ^ 0x8000000000000000ULL);
+}
+
+// Largest double <= v and the exact non-negative remainder v - that double.
+void split_int(int64_t v, double* d, uint64_t* rem) {
+  double x = static_cast<double>(v);
+  // 2^63 does not fit an int64; any x >= 2^63 is above v.
+  if (x >= 9223372036854775808.0 || static_cast<int64_t>(x) > v) x = std::nextafter(x, -INFINITY);
+  *d = x;
+  *rem = static_cast<uint64_t>(v) - static_cast<uint64_t>(static_cast<int64_t>(x));
+}
+
+int type_rank(KeyValue::Type t) {
+  switch (t) {
+    case KeyValue::Type::Null: return -1;
+    case KeyValue::Type::Int:
+    case KeyValue::Type::Double: return 0;
+    case KeyValue::Type::String: return 1;
+    case KeyValue::Type::ObjectId: return 2;
+    case KeyValue::Type::Date: return 3;
+  }
+  return 4;
+}
+
+}  // namespace
+
+void append_be64(uint64_t v, std::string* out) {
+  char b[8];
+  for (int i = 7; i >= 0; --i, v >>= 8) b[i] = static_cast<char>(v & 0xFF);
+  out->append(b, 8);
+}
+
+uint64_t read_be64(const char* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
+  return v;
+}
+
+std::string record_key(uint64_t record_id) {
+  std::string s;
+  append_be64(record_id, &s);
+  return s;
+}
+
+void encode_value(const KeyValue& v, std::string* out) {
+  switch (v.type) {
+    case KeyValue::Type::Null:
+      out->push_back(static_cast<char>(kTagNull));
+      break;
+    case KeyValue::Type::Int: {
+      double d;
+      uint64_t rem;
+      split_int(v.i, &d, &rem);
+      out->push_back(static_cast<char>(kTagNumber));
+      append_be64(double_bits_ordered(d), out);
+      if (rem == 0) {
+        out->push_back('\0');
+      } else {
+        out->push_back('\x01');
+        append_be64(rem, out);
+      }
+      break;
+    }
+    case KeyValue::Type::Double:
+      if (std::isnan(v.d)) throw KeyCodecError("key codec: NaN cannot be an index key");
+      out->push_back(static_cast<char>(kTagNumber));
+      append_be64(double_bits_ordered(v.d), out);
+      out->push_back('\0');
+      break;
+    case KeyValue::Type::String:
+      out->push_back(static_cast<char>(kTagString));
+      for (char c : v.s) {
+        out->push_back(c);
+        if (c == '\0') out->push_back('\xFF');
+      }
+      out->push_back('\0');
+      out->push_back('\0');
+      break;
+    case KeyValue::Type::ObjectId: {
+      out->push_back(static_cast<char>(kTagOid));
+      std::string b = v.s;
+      b.resize(12, '\0');
+      out->append(b);
+      break;
+    }
+    case KeyValue::Type::Date:
+      out->push_back(static_cast<char>(kTagDate));
+      append_be64(static_cast<uint64_t>(v.i) ^ 0x8000000000000000ULL, out);
+      break;
+  }
+}
+
+std::string encode_prefix(const std::vector<KeyValue>& values) {
+  std::string out;
+  out.reserve(values.size() * 10 + 8);
+  for (const auto& v : values) encode_value(v, &out);
+  return out;
+}
+
+std::string encode_key(const std::vector<KeyValue>& values, uint64_t record_id) {
+  std::string out = encode_prefix(values);
+  append_be64(record_id, &out);
+  return out;
+}
+
+int compare_values(const KeyValue& a, const KeyValue& b) {
+  int ra = type_rank(a.type), rb = type_rank(b.type);
+  if (ra != rb) return ra < rb ? -1 : 1;
+  if (ra == -1) return 0;
+  if (ra == 0) {
+    // long double has a 64-bit mantissa on x86-64: int64 and double are both exact in it.
+    long double x = a.type == KeyValue::Type::Int ? static_cast<long double>(a.i) : a.d;
+    long double y = b.type == KeyValue::Type::Int ? static_cast<long double>(b.i) : b.d;
+    return x < y ? -1 : (x > y ? 1 : 0);
+  }
+  if (a.type == KeyValue::Type::Date) return a.i < b.i ? -1 : (a.i > b.i ? 1 : 0);
+  int c = std::memcmp(a.s.data(), b.s.data(), std::min(a.s.size(), b.s.size()));
+  if (c != 0) return c < 0 ? -1 : 1;
+  return a.s.size() < b.s.size() ? -1 : (a.s.size() > b.s.size() ? 1 : 0);
+}
+
+}  // namespace eb

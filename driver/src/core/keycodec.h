@@ -1,0 +1,54 @@
+// Order-preserving key encoding: memcmp order of encode(values..., record id) == tuple order.
+//
+// Each value starts with a type tag so that mixed types order roughly like BSON's canonical order:
+//   null (missing field, 0x10) < numbers (int64 and double, compared numerically with each other) < strings < ObjectId < dates.
+// Numbers:  0x20, 8-byte order-preserving double d (largest double <= the value), then 0x00 if the
+//           value equals d, else 0x01 + 8-byte big-endian remainder (value - d, only for int64s
+//           beyond 2^53). -0.0 encodes as +0.0 (they compare equal); NaN is refused.
+// Strings:  0x30, bytes with 0x00 escaped as 0x00 0xFF, terminated by 0x00 0x00 (a prefix sorts first).
+// ObjectId: 0x38, 12 raw bytes.
+// Dates:    0x40, int64 milliseconds, sign bit flipped, big-endian.
+// The record id follows as 8 bytes big-endian.
+#pragma once
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eb {
+
+struct KeyValue {
+  enum class Type : uint8_t { Null = 5, Int = 0, Double = 1, String = 2, ObjectId = 3, Date = 4 };
+  Type type = Type::Int;
+  int64_t i = 0;   // Int, Date (ms)
+  double d = 0;    // Double
+  std::string s;   // String, ObjectId (12 bytes)
+
+  static KeyValue Null() { KeyValue k; k.type = Type::Null; return k; }
+  static KeyValue Int(int64_t v) { KeyValue k; k.type = Type::Int; k.i = v; return k; }
+  static KeyValue Double(double v) { KeyValue k; k.type = Type::Double; k.d = v; return k; }
+  static KeyValue Str(std::string v) { KeyValue k; k.type = Type::String; k.s = std::move(v); return k; }
+  static KeyValue Oid(std::string v) { KeyValue k; k.type = Type::ObjectId; k.s = std::move(v); return k; }
+  static KeyValue Date(int64_t ms) { KeyValue k; k.type = Type::Date; k.i = ms; return k; }
+};
+
+struct KeyCodecError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+void encode_value(const KeyValue& v, std::string* out);  // throws KeyCodecError for NaN
+std::string encode_key(const std::vector<KeyValue>& values, uint64_t record_id);
+std::string encode_prefix(const std::vector<KeyValue>& values);  // no record id: a scan start
+void append_be64(uint64_t v, std::string* out);
+uint64_t read_be64(const char* p);
+std::string record_key(uint64_t record_id);  // 8 bytes big-endian
+// The record id at the end of an index key.
+inline uint64_t index_key_record_id(std::string_view key) {
+  return key.size() >= 8 ? read_be64(key.data() + key.size() - 8) : 0;
+}
+
+// The reference order the encoding must reproduce (type rank, then numeric/bytewise value).
+int compare_values(const KeyValue& a, const KeyValue& b);
+
+}  // namespace eb

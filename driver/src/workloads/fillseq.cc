@@ -1,0 +1,117 @@
+// fillseq: sequential keys written straight to one engine table (no BSON, no indexes), like
+// `db_bench --benchmarks=fillseq` and wtperf's populate phase. Keys: the 8-byte big-endian counter
+// padded with '0' to key_size (db_bench's layout); values: (100 - compressible_pct)% random bytes
+// from a 1 MiB buffer at a random offset, the rest zero bytes. WAL/sync come from engine knobs.
+#include <algorithm>
+
+#include "core/keycodec.h"
+#include "core/rng.h"
+#include "workloads/workload.h"
+
+namespace eb {
+namespace {
+
+constexpr size_t kValueBuffer = 1u << 20;
+
+int64_t p_int(const ParamValues& p, const char* n) { return p.at(n).get<int64_t>(); }
+
+class FillSeq final : public Workload {
+ public:
+  std::vector<std::string> op_names() const override { return {"insert"}; }
+  void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
+    threads_ = static_cast<int>(p_int(p, "threads"));
+    num_ = static_cast<uint64_t>(p_int(p, "num"));
+    table_ = engine.table(p.at("table").get<std::string>(), TableKind::Record);
+    Rng r(seed, 0xF111);
+    buf_.resize(kValueBuffer);
+    for (auto& c : buf_) c = static_cast<char>(r.next());
+  }
+  int threads() const override { return threads_; }
+  uint64_t target_ops() const override { return num_; }
+
+  void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
+    const ParamValues& p = ctx.params;
+    const size_t key_size = static_cast<size_t>(p_int(p, "key_size"));
+    const size_t value_size = static_cast<size_t>(p_int(p, "value_size"));
+    const size_t rand_len = value_size * static_cast<size_t>(100 - p_int(p, "compressible_pct")) / 100;
+    const uint64_t batch = static_cast<uint64_t>(p_int(p, "batch"));
+    const double rate = ctx.params.at("target_rate").get<double>() / threads_;
+    const uint64_t lo = num_ * t / threads_, hi = num_ * (t + 1) / threads_;
+    Rng rng(ctx.seed, static_cast<uint64_t>(t));
+    auto s = ctx.engine->session();
+    std::string key(key_size, '0'), value(value_size, '\0');
+    uint64_t k = lo;
+    while (k < hi && !ctx.should_stop()) {
+      uint64_t n = std::min(batch, hi - k);
+      uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, k - lo, ctx) : 0;
+      if (ctx.should_stop()) break;
+      uint64_t t0 = rate > 0 ? intended : now_ns();
+      h.u64(0x46494C /* FIL */);
+      h.u64(n);
+      s->begin();
+      try {
+        for (uint64_t i = 0; i < n; ++i, ++k) {
+          for (int b = 0; b < 8; ++b) key[b] = static_cast<char>((k >> (56 - 8 * b)) & 0xFF);
+          size_t off = static_cast<size_t>(rng.uniform(kValueBuffer - rand_len + 1));
+          std::copy(buf_.data() + off, buf_.data() + off + rand_len, value.begin());
+          s->put(table_, key, value);
+          h.str(key);
+          h.str(value);
+        }
+        s->commit();
+      } catch (...) {
+        try { s->rollback(); } catch (...) {}
+        throw;
+      }
+      uint64_t t1 = now_ns();
+      m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, n * (key_size + value_size));
+      written_.fetch_add(n * (key_size + value_size), std::memory_order_relaxed);
+    }
+  }
+
+  json summary_extra() const override { return {{"logical_bytes_stored", written_.load()}}; }
+
+ private:
+  int threads_ = 1;
+  uint64_t num_ = 0;
+  int table_ = 0;
+  std::string buf_;
+  std::atomic<uint64_t> written_{0};
+};
+
+void check(const ParamValues& p, std::vector<std::string>* problems) {
+  auto need = [&](bool ok, const std::string& msg) {
+    if (!ok) problems->push_back("bad value for param " + msg);
+  };
+  need(p_int(p, "num") >= 1, "'num': expected an integer >= 1");
+  need(p_int(p, "key_size") >= 8 && p_int(p, "key_size") <= 4096, "'key_size': expected an integer in [8, 4096]");
+  need(p_int(p, "value_size") >= 0 && p_int(p, "value_size") <= (1 << 20),
+       "'value_size': expected an integer in [0, 1048576]");
+  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
+  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
+  int64_t c = p_int(p, "compressible_pct");
+  need(c >= 0 && c <= 100, "'compressible_pct': expected an integer in [0, 100]");
+}
+
+}  // namespace
+
+WorkloadInfo fillseq_info() {
+  WorkloadInfo w;
+  w.name = "fillseq";
+  w.description = "sequential key/value inserts straight into one table (compare db_bench fillseq, wtperf populate)";
+  w.params = {
+      {"num", ParamType::Int, int64_t{1000000}, "keys to write (split into disjoint ranges per thread)"},
+      {"key_size", ParamType::Int, int64_t{16}, "key bytes: big-endian counter padded with '0'"},
+      {"value_size", ParamType::Int, int64_t{100}, "value bytes"},
+      {"compressible_pct", ParamType::Int, int64_t{50}, "percent of each value that is zero bytes"},
+      {"batch", ParamType::Int, int64_t{1000}, "keys per transaction"},
+      {"threads", ParamType::Int, int64_t{1}, "writer threads (disjoint key ranges)"},
+      {"table", ParamType::String, std::string("fillseq"), "table name"},
+  };
+  for (auto& c : common_params()) w.params.push_back(c);
+  w.check = check;
+  w.make = [] { return std::unique_ptr<Workload>(new FillSeq()); };
+  return w;
+}
+
+}  // namespace eb

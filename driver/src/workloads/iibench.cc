@@ -1,0 +1,272 @@
+// iibench, after iibench-mongodb (tmcallaghan/iibench-mongodb jmongoiibench.java; see
+// ../shared/reference/workloads-and-metrics.md §4.1): loader threads insert batches of
+// purchase documents into a collection with 0–3 secondary indexes (plus MongoDB's _id index), and
+// optional query threads run the three range queries round robin as index range scans.
+#include <bson/bson.h>
+
+#include <algorithm>
+#include <thread>
+
+#include "core/collection.h"
+#include "core/rng.h"
+#include "workloads/workload.h"
+
+namespace eb {
+namespace {
+
+constexpr size_t kCharBuffer = 4u << 20;  // 4 MiB of random lowercase letters
+
+int64_t p_int(const ParamValues& p, const char* n) { return p.at(n).get<int64_t>(); }
+double p_dbl(const ParamValues& p, const char* n) { return p.at(n).get<double>(); }
+bool p_bool(const ParamValues& p, const char* n) { return p.at(n).get<bool>(); }
+
+// The three secondary indexes of iibench, in order.
+const std::vector<IndexDef>& secondary_indexes() {
+  static const std::vector<IndexDef> v = {
+      {"pc", {"price", "customerid"}},
+      {"rpc", {"cashregisterid", "price", "customerid"}},
+      {"ptc", {"price", "dateandtime", "customerid"}},
+  };
+  return v;
+}
+
+class IIBench final : public Workload {
+ public:
+  std::vector<std::string> op_names() const override { return {"insert", "query"}; }
+
+  void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
+    loaders_ = static_cast<int>(p_int(p, "loader_threads"));
+    queriers_ = static_cast<int>(p_int(p, "query_threads"));
+    max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
+    nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
+    coll_ = std::make_unique<Collection>(engine, p.at("collection").get<std::string>(),
+                                         iibench_indexes(nsec_, p_bool(p, "id_index")));
+    Rng r(seed, 0xC4A5);
+    chars_.resize(kCharBuffer);
+    for (auto& c : chars_) c = static_cast<char>('a' + r.uniform(26));
+    running_loaders_ = loaders_;
+  }
+
+  int threads() const override { return loaders_ + queriers_; }
+  bool thread_is_deterministic(int t) const override { return t < loaders_; }
+  uint64_t target_ops() const override { return max_rows_; }
+
+  void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
+    if (t < loaders_) {
+      try {
+        load(t, ctx, m, h);
+      } catch (...) {
+        running_loaders_.fetch_sub(1);
+        throw;
+      }
+      running_loaders_.fetch_sub(1);
+    } else {
+      query(t - loaders_, ctx, m, h);
+    }
+  }
+
+  json summary_extra() const override {
+    if (!coll_) return json::object();
+    return {{"logical_bytes_stored", coll_->live_bytes()},
+            {"logical_index_key_bytes", coll_->index_key_bytes()},
+            {"documents_inserted", inserted_.load()}};
+  }
+
+  Collection& collection() { return *coll_; }
+  const std::string& char_buffer() const { return chars_; }
+
+ private:
+  void load(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
+    const ParamValues& p = ctx.params;
+    uint64_t rows = max_rows_ == 0 ? UINT64_MAX
+                                   : max_rows_ / loaders_ + (static_cast<uint64_t>(t) < max_rows_ % loaders_ ? 1 : 0);
+    const uint64_t batch = static_cast<uint64_t>(p_int(p, "batch"));
+    const int ncf = static_cast<int>(p_int(p, "num_char_fields"));
+    const size_t len = static_cast<size_t>(p_int(p, "length_char_fields"));
+    const size_t rand_len = len * static_cast<size_t>(100 - p_int(p, "percent_compressible")) / 100;
+    const bool with_id = p_bool(p, "id_index");
+    const double rate = p_dbl(p, "target_rate") / loaders_;
+    Rng rng(ctx.seed, static_cast<uint64_t>(t));
+    // ObjectId: 4-byte time, 5 bytes per-thread random, 3-byte counter (as MongoDB drivers make them).
+    uint8_t oid_mid[5];
+    for (auto& b : oid_mid) b = static_cast<uint8_t>(rng.next());
+    uint32_t oid_counter = static_cast<uint32_t>(rng.next() & 0xFFFFFF);
+    auto session = ctx.engine->session();
+    std::vector<Doc> docs;
+    std::string cf;
+    std::vector<std::string> cf_names;
+    for (int i = 1; i <= ncf; ++i) cf_names.push_back("cf" + std::to_string(i));
+    uint64_t done = 0;
+    while (done < rows && !ctx.should_stop()) {
+      uint64_t n = std::min(batch, rows - done);
+      uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
+      if (ctx.should_stop()) break;
+      uint64_t t0 = rate > 0 ? intended : now_ns();
+      h.u64(0x494E53 /* INS */);
+      h.u64(n);
+      docs.clear();
+      const int64_t now_ms = unix_now_ms();
+      const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
+      for (uint64_t i = 0; i < n; ++i) {
+        bson_t b;
+        bson_init(&b);
+        if (with_id) {
+          bson_oid_t oid;
+          uint32_t c = oid_counter++ & 0xFFFFFF;
+          oid.bytes[0] = static_cast<uint8_t>(now_s >> 24);
+          oid.bytes[1] = static_cast<uint8_t>(now_s >> 16);
+          oid.bytes[2] = static_cast<uint8_t>(now_s >> 8);
+          oid.bytes[3] = static_cast<uint8_t>(now_s);
+          std::copy(oid_mid, oid_mid + 5, oid.bytes + 4);
+          oid.bytes[9] = static_cast<uint8_t>(c >> 16);
+          oid.bytes[10] = static_cast<uint8_t>(c >> 8);
+          oid.bytes[11] = static_cast<uint8_t>(c);
+          BSON_APPEND_OID(&b, "_id", &oid);
+          h.bytes(oid.bytes + 4, 8);  // the time part is wall clock: not hashed
+        }
+        // dateandtime: client wall-clock ms as a long, like System.currentTimeMillis() (not hashed).
+        BSON_APPEND_INT64(&b, "dateandtime", now_ms);
+        int32_t cashregisterid = static_cast<int32_t>(rng.uniform(1000));
+        int32_t customerid = static_cast<int32_t>(rng.uniform(100000));
+        int32_t productid = static_cast<int32_t>(rng.uniform(10000));
+        double price = (rng.uniform01() * 500.0 + customerid) / 100.0;
+        BSON_APPEND_INT32(&b, "cashregisterid", cashregisterid);
+        BSON_APPEND_INT32(&b, "customerid", customerid);
+        BSON_APPEND_INT32(&b, "productid", productid);
+        BSON_APPEND_DOUBLE(&b, "price", price);
+        h.u64(static_cast<uint64_t>(cashregisterid));
+        h.u64(static_cast<uint64_t>(customerid));
+        h.u64(static_cast<uint64_t>(productid));
+        h.f64(price);
+        for (int f = 0; f < ncf; ++f) {
+          // (100 - percent_compressible)% random letters from the buffer, then 'a's.
+          size_t off = static_cast<size_t>(rng.uniform(kCharBuffer - rand_len + 1));
+          cf.assign(chars_.data() + off, rand_len);
+          cf.append(len - rand_len, 'a');
+          bson_append_utf8(&b, cf_names[f].c_str(), static_cast<int>(cf_names[f].size()), cf.data(),
+                           static_cast<int>(cf.size()));
+          h.str(cf);
+        }
+        docs.push_back(Doc::from(&b));
+        bson_destroy(&b);
+      }
+      uint64_t bytes = coll_->insert_batch(*session, docs);
+      uint64_t t1 = now_ns();
+      m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, bytes);
+      done += n;
+      inserted_.fetch_add(n, std::memory_order_relaxed);
+    }
+  }
+
+  void query(int q, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
+    const ParamValues& p = ctx.params;
+    const uint64_t begin_docs = static_cast<uint64_t>(p_int(p, "query_begin_docs"));
+    const size_t limit = static_cast<size_t>(p_int(p, "query_limit"));
+    const bool fetch = p_bool(p, "query_fetch");
+    const double rate = p_dbl(p, "queries_per_second") / queriers_;
+    Rng rng(ctx.seed, 0x51000000ULL + static_cast<uint64_t>(q));
+    // Round robin over the queries whose index exists: 1 → index 3 (p,t,c), 2 → index 1 (p,c),
+    // 3 → index 2 (r,p,c).
+    std::vector<int> order;
+    for (int which : {3, 1, 2})
+      if (which <= nsec_) order.push_back(which);
+    auto session = ctx.engine->session();
+    while (!ctx.should_stop() && running_loaders_.load() > 0 && inserted_.load() < begin_docs)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const int64_t start_ms = static_cast<int64_t>(ctx.start_unix_s * 1000);
+    const uint64_t qstart = now_ns();
+    std::vector<IndexRow> rows;
+    for (uint64_t i = 0; !ctx.should_stop() && running_loaders_.load() > 0; ++i) {
+      uint64_t intended = rate > 0 ? pace(qstart, rate, i, ctx) : 0;
+      if (ctx.should_stop() || running_loaders_.load() == 0) break;
+      uint64_t t0 = rate > 0 ? intended : now_ns();
+      int which = order[i % order.size()];
+      int64_t c = static_cast<int64_t>(rng.uniform(100000));
+      double price = (rng.uniform01() * 500.0 + static_cast<double>(c)) / 100.0;
+      int64_t r = static_cast<int64_t>(rng.uniform(1000));
+      int64_t now_ms = unix_now_ms();
+      int64_t t = start_ms + static_cast<int64_t>(rng.uniform(static_cast<uint64_t>(std::max<int64_t>(1, now_ms - start_ms + 1))));
+      h.u64(0x515259 /* QRY */);
+      h.u64(static_cast<uint64_t>(which));
+      h.u64(static_cast<uint64_t>(c));
+      h.f64(price);
+      h.u64(static_cast<uint64_t>(r));
+      std::vector<KeyValue> start;
+      if (which == 1) start = {KeyValue::Double(price), KeyValue::Int(t), KeyValue::Int(c)};
+      else if (which == 2) start = {KeyValue::Double(price), KeyValue::Int(c)};
+      else start = {KeyValue::Int(r), KeyValue::Double(price), KeyValue::Int(c)};
+      int index = which == 1 ? 2 : (which == 2 ? 0 : 1);
+      rows.clear();
+      uint64_t br = 0;
+      size_t n = coll_->index_scan(*session, index, start, limit, fetch, &rows, &br);
+      uint64_t t1 = now_ns();
+      m.record(1, (t1 - std::min(t0, t1)) / 1000, n, br, 0);
+    }
+  }
+
+  int loaders_ = 1, queriers_ = 0, nsec_ = 0;
+  uint64_t max_rows_ = 0;
+  std::unique_ptr<Collection> coll_;
+  std::string chars_;
+  std::atomic<int> running_loaders_{0};
+  std::atomic<uint64_t> inserted_{0};
+};
+
+void check(const ParamValues& p, std::vector<std::string>* problems) {
+  auto need = [&](bool ok, const std::string& msg) {
+    if (!ok) problems->push_back("bad value for param " + msg);
+  };
+  need(p_int(p, "loader_threads") >= 1, "'loader_threads': expected an integer >= 1");
+  need(p_int(p, "query_threads") >= 0, "'query_threads': expected an integer >= 0");
+  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
+  need(p_int(p, "max_rows") >= 0, "'max_rows': expected an integer >= 0");
+  int64_t n = p_int(p, "num_secondary_indexes");
+  need(n >= 0 && n <= 3, "'num_secondary_indexes': expected one of 0, 1, 2, 3");
+  need(p_int(p, "num_char_fields") >= 0, "'num_char_fields': expected an integer >= 0");
+  need(p_int(p, "length_char_fields") >= 0 && p_int(p, "length_char_fields") <= (1 << 20),
+       "'length_char_fields': expected an integer in [0, 1048576]");
+  int64_t pc = p_int(p, "percent_compressible");
+  need(pc >= 0 && pc <= 100, "'percent_compressible': expected an integer in [0, 100]");
+  need(p_int(p, "query_limit") >= 1, "'query_limit': expected an integer >= 1");
+  need(!(p_int(p, "query_threads") > 0 && n == 0),
+       "'query_threads': query threads need num_secondary_indexes >= 1 (the queries use them)");
+  need(p_int(p, "max_rows") > 0 || p_dbl(p, "max_seconds") > 0,
+       "'max_rows'/'max_seconds': set at least one bound");
+}
+
+}  // namespace
+
+std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index) {
+  std::vector<IndexDef> idx(secondary_indexes().begin(), secondary_indexes().begin() + num_secondary);
+  if (id_index) idx.push_back({"_id_", {"_id"}});
+  return idx;
+}
+
+WorkloadInfo iibench_info() {
+  WorkloadInfo w;
+  w.name = "iibench";
+  w.description = "iibench-mongodb: batched inserts of purchase documents with 0-3 secondary indexes, "
+                  "optional range-query threads";
+  w.params = {
+      {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
+      {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},
+      {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}"},
+      {"id_index", ParamType::Bool, true, "documents get an ObjectId _id with its own index, as in MongoDB"},
+      {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document"},
+      {"length_char_fields", ParamType::Int, int64_t{1000}, "characters per string field"},
+      {"percent_compressible", ParamType::Int, int64_t{90}, "percent of each string that is 'a' (the rest random letters)"},
+      {"query_threads", ParamType::Int, int64_t{0}, "range-query threads (queries 1,2,3 round robin)"},
+      {"query_limit", ParamType::Int, int64_t{10}, "rows per range query"},
+      {"queries_per_second", ParamType::Double, 0.0, "total query rate over query threads (0 = unthrottled)"},
+      {"query_begin_docs", ParamType::Int, int64_t{1000000}, "queries start once this many documents were inserted"},
+      {"query_fetch", ParamType::Bool, false, "fetch each row's document (the original's queries are covered: indexed fields only)"},
+      {"collection", ParamType::String, std::string("purchases_index"), "collection (table name prefix)"},
+  };
+  for (auto& c : common_params()) w.params.push_back(c);
+  w.check = check;
+  w.make = [] { return std::unique_ptr<Workload>(new IIBench()); };
+  return w;
+}
+
+}  // namespace eb

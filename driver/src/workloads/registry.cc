@@ -1,0 +1,33 @@
+#include <thread>
+
+#include "workloads/workload.h"
+
+namespace eb {
+
+const std::vector<WorkloadInfo>& workload_registry() {
+  static const std::vector<WorkloadInfo> v = {iibench_info(), fillseq_info()};
+  return v;
+}
+
+std::vector<ParamSpec> common_params() {
+  return {
+      {"max_seconds", ParamType::Double, 0.0, "stop after this many seconds (0 = no time limit)"},
+      {"warmup_seconds", ParamType::Double, 0.0,
+       "seconds at the start kept in intervals.csv (warmup=1) but excluded from totals and histograms"},
+      {"target_rate", ParamType::Double, 0.0,
+       "open loop: main units per second over all threads (0 = closed loop, as fast as possible)"},
+      {"report_interval_s", ParamType::Double, 1.0, "seconds per intervals.csv row and progress line"},
+  };
+}
+
+uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx) {
+  uint64_t intended = start_ns + static_cast<uint64_t>(static_cast<double>(done) * 1e9 / rate_per_s);
+  for (;;) {
+    uint64_t now = now_ns();
+    if (now >= intended || ctx.should_stop()) return intended;
+    uint64_t wait = intended - now;
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(wait, 50'000'000)));
+  }
+}
+
+}  // namespace eb

@@ -1,0 +1,74 @@
+// Workloads: each declares its parameters (ParamSpec, validated by the core like engine knobs) and
+// runs its worker threads against one engine. Registered in workloads/registry.cc.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "engine.h"
+#include "params.h"
+
+namespace eb {
+
+// What a worker thread sees while it runs.
+struct RunContext {
+  Engine* engine = nullptr;
+  ParamValues params;
+  uint64_t seed = 1;
+  Metrics* metrics = nullptr;
+  std::atomic<bool>* stop = nullptr;  // set on signal, error, deadline or when the work is done
+  uint64_t start_ns = 0;              // steady clock at the start of the measured run (incl. warmup)
+  uint64_t deadline_ns = 0;           // 0 = none (max_seconds)
+  double start_unix_s = 0;
+  bool should_stop() const {
+    return stop->load(std::memory_order_relaxed) || (deadline_ns && now_ns() >= deadline_ns);
+  }
+};
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  // Operation names; index 0 is the main unit shown in progress lines (its items are counted).
+  virtual std::vector<std::string> op_names() const = 0;
+  // Create tables/indexes (before the engine stats "before" snapshot).
+  virtual void setup(Engine& engine, const ParamValues& params, uint64_t seed) = 0;
+  virtual int threads() const = 0;
+  // Threads whose generated stream length depends only on seed and params (these form op_stream_hash).
+  virtual bool thread_is_deterministic(int /*thread*/) const { return true; }
+  virtual void run_thread(int thread, RunContext& ctx, ThreadMetrics& m, OpHasher& h) = 0;
+  virtual uint64_t target_ops() const { return 0; }
+  // Extra summary fields (logical_bytes_stored, ...).
+  virtual json summary_extra() const { return json::object(); }
+};
+
+struct WorkloadInfo {
+  std::string name;
+  std::string description;
+  std::vector<ParamSpec> params;
+  // Cross-parameter checks after typing (problems appended, one per line).
+  std::function<void(const ParamValues&, std::vector<std::string>*)> check;
+  std::function<std::unique_ptr<Workload>()> make;
+};
+
+const std::vector<WorkloadInfo>& workload_registry();
+
+// Parameters every workload has (appended to each workload's own list).
+std::vector<ParamSpec> common_params();
+
+// Per-thread open-loop pacing: with rate > 0 (units/s for this thread), returns the intended start
+// time (steady ns) of the request that starts after `done` units, sleeping until then.
+uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx);
+
+WorkloadInfo iibench_info();
+// iibench's indexes: the first num_secondary of {price,customerid}, {cashregisterid,price,customerid},
+// {price,dateandtime,customerid}, then _id when id_index.
+std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index);
+WorkloadInfo fillseq_info();
+
+}  // namespace eb
