@@ -461,6 +461,64 @@ INSTANTIATE_TEST_SUITE_P(AllEngines, EngineTest, ::testing::ValuesIn(engine_name
                            return n;
                          });
 
+TEST(EngineWiredTiger, PeriodicCheckpointsAreCounted) {
+  const eb::EngineInfo* wt = nullptr;
+  for (const auto& e : eb::engine_registry())
+    if (e.name == "wiredtiger") wt = &e;
+  if (!wt) GTEST_SKIP() << "wiredtiger not compiled in";
+  TempDir d;
+  eb::ParamValues k = test_knobs(*wt);
+  k["checkpoint_interval_s"] = 1;
+  auto e = wt->make();
+  e->open(d.path, k);
+  int t = e->table("records", eb::TableKind::Record);
+  e->session()->put(t, "k", "v");
+  std::this_thread::sleep_for(std::chrono::milliseconds(1600));
+  EXPECT_GE(e->stats().value("engbench: checkpoints taken", int64_t(0)), 1);
+  e->close();
+}
+
+// Raw single-thread insert rate per engine (not an assertion; run by hand):
+//   engbench-driver-tests --gtest_also_run_disabled_tests --gtest_filter='*EngineRate*'
+// EB_RATE_ENGINES=a,b limits the engines; EB_RATE_KEYS sets the key count (default 1M).
+TEST(EngineRate, DISABLED_InsertRate) {
+  const size_t total = std::getenv("EB_RATE_KEYS") ? std::stoull(std::getenv("EB_RATE_KEYS")) : 1000000;
+  const size_t batch = 1000;
+  std::string only = std::getenv("EB_RATE_ENGINES") ? std::getenv("EB_RATE_ENGINES") : "";
+  std::string value(100, 'v');
+  for (size_t i = 0; i < value.size(); ++i) value[i] = static_cast<char>('a' + (i * 7) % 26);
+  for (const auto& info : eb::engine_registry()) {
+    if (!only.empty() && ("," + only + ",").find("," + info.name + ",") == std::string::npos) continue;
+    for (bool random_order : {false, true}) {
+      TempDir d;
+      auto e = info.make();
+      e->open(d.path, defaults_of(info));
+      int t = e->table("records", eb::TableKind::Record);
+      auto s = e->session();
+      auto t0 = std::chrono::steady_clock::now();
+      char key[17];
+      for (size_t i = 0; i < total; i += batch) {
+        s->begin();
+        for (size_t j = i; j < i + batch && j < total; ++j) {
+          uint64_t n = random_order ? (j * 0x9E3779B97F4A7C15ull) : j;  // bijective scramble
+          std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(n));
+          s->put(t, std::string_view(key, 16), value);
+        }
+        s->commit();
+      }
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      s.reset();
+      auto c0 = std::chrono::steady_clock::now();
+      e->close();
+      double close_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+      std::printf("RATE engine=%-15s order=%-10s keys=%zu batch=%zu seconds=%.2f inserts_per_s=%.0f close_s=%.2f\n",
+                  info.name.c_str(), random_order ? "scrambled" : "sequential", total, batch, secs,
+                  total / secs, close_s);
+      std::fflush(stdout);
+    }
+  }
+}
+
 TEST(EngineRegistry, NamesAreUniqueAndNullIsPresent) {
   std::set<std::string> names;
   for (const auto& e : eb::engine_registry()) EXPECT_TRUE(names.insert(e.name).second) << e.name;
