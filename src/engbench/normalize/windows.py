@@ -15,7 +15,7 @@ def _unix(frame) -> np.ndarray:
     if ts.isna().any():
         raise ValueError("the capture has samples without timestamps (no -t): it cannot be "
                          "aligned with the client window")
-    return ts.astype("int64").to_numpy() / 1e9
+    return ts.dt.as_unit("ns").astype("int64").to_numpy() / 1e9
 
 
 def trim_to_window(frame: pd.DataFrame, start: float, end: float,

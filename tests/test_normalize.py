@@ -1,0 +1,77 @@
+"""Normalization: each formula against a hand computation."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engbench import normalize as nz
+
+
+def frame(seconds):
+    return pd.DataFrame({"timestamp": pd.to_datetime(seconds, unit="s", utc=True),
+                         "v": np.arange(len(seconds), dtype=float)})
+
+
+def test_trim_keeps_samples_mostly_inside_the_window():
+    f = frame([99, 100, 101, 102, 110, 111, 112])
+    # window [100.3, 110.7]: sample t covers (t-1, t]; kept when t-0.5 in [100.3, 110.7)
+    assert nz.trim_to_window(f, 100.3, 110.7)["timestamp"].dt.as_unit("s").astype("int64").tolist() == [101, 102, 110, 111]
+    # setup samples before the clients and post-processing samples after them are dropped
+    assert len(nz.trim_to_window(f, 100, 102)) == 2  # 101, 102
+
+
+def test_coverage_reports_a_capture_that_stops_early_or_has_gaps():
+    full = frame(list(range(101, 111)))
+    assert nz.coverage(full, 100, 110) == 1.0
+    assert nz.coverage(frame(list(range(101, 106))), 100, 110) == 0.5  # stopped after 5 s
+    assert nz.coverage(frame([101, 102, 104]), 100, 104) == 0.75  # 103 missing
+    assert nz.coverage(frame([]), 100, 110) == 0.0
+    with pytest.raises(ValueError, match="without timestamps"):
+        nz.trim_to_window(pd.DataFrame({"timestamp": pd.to_datetime([None], utc=True)}), 0, 1)
+
+
+def test_per_op_formulas_by_hand():
+    q = nz.rate(2000, 10)  # 2000 ops in 10 s
+    assert q == 200
+    assert nz.rate_per_op(1000, q) == 5  # 1000 kB/s / 200 op/s = 5 kB/op
+    assert nz.mcpu_per_op(40, q) == 200_000  # 40 % × 1e6 / 200
+    assert nz.cpu_us_per_op(40, 4, q) == 8000  # 0.4 × 4 CPUs = 1.6 CPU-s/s / 200 = 8 ms
+    assert nz.per_n(0.25, 200_000) == 50_000
+    assert math.isnan(nz.rate_per_op(5, 0)) and math.isnan(nz.rate(5, 0))
+    assert nz.gib(3 * 2**30) == 3
+
+
+def test_process_cpu_interpolated_at_window_bounds():
+    p = pd.DataFrame({"t_unix_s": [0, 1, 2, 3, 4], "cpu_user_s": [0, 1, 2, 3, 4],
+                      "cpu_sys_s": [0, 0.5, 1, 1.5, 2], "rss_bytes": [1, 2**30, 3 * 2**30, 2**30, 5 * 2**30]})
+    # cumulative user+sys is 1.5 t: (1.5×3.5 − 1.5×0.5) = 4.5 s over 900 ops = 5000 µs/op
+    assert nz.process_cpu_us_per_op(p, 0.5, 3.5, 900) == pytest.approx(5000)
+    assert nz.max_rss_gb(p, 1, 3) == 3 and nz.max_rss_gb(p) == 5
+
+
+def test_latency_percentiles_are_bucket_upper_bounds():
+    h = pd.DataFrame({"op": "insert", "lo_us": [100, 200, 1000, 5000], "hi_us": [110, 220, 1100, 5500],
+                      "count": [50, 150, 50, 6]})  # n = 256
+    p = nz.latency_percentiles(h)
+    # p50: rank 128 → cum 50, 200 → 220; p95: rank 244 → 1100; p99: rank 254 → 5500
+    assert (p["p50"], p["p95"], p["p99"], p["p99.9"], p["max"], p["count"]) == (220, 1100, 5500, 5500, 5500, 256)
+    assert nz.latency_percentiles(h.iloc[:1])["p99"] == 110
+    assert math.isnan(nz.latency_percentiles(h.iloc[0:0])["p50"])
+
+
+def test_throughput_percentiles_descending_rank_and_na_below_10():
+    rates = [30000] * 7 + [22144, 20000, 10000]
+    t = nz.throughput_percentiles(rates)
+    # ranks round(x/100 × 10) in descending order: 5, 8 (7.5 up), 9, 10 (9.5 up), 10
+    assert t == {"p50": 30000, "p75": 22144, "p90": 20000, "p95": 10000, "p99": 10000}
+    assert all(math.isnan(v) for v in nz.throughput_percentiles(rates[:9]).values())
+
+
+def test_rum_ratios():
+    assert nz.write_amplification(3 * 2**20, 2**20) == 3
+    assert nz.read_amplification(10, 40) == 0.25
+    assert nz.space_amplification(150, 100) == 1.5
+    assert math.isnan(nz.read_amplification(10, 0))  # nothing read logically
+    assert math.isnan(nz.space_amplification(10, None))
