@@ -1,0 +1,131 @@
+"""engbench process on run directories built from the real burst captures plus hand-written
+driver outputs (docs/run-format.md, docs/driver.md) whose numbers make results hand-computable."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from engbench.cli import main
+from engbench.parsers import ParseError
+from engbench.process import build_tables, process_run
+
+CAP = Path(__file__).parent / "data" / "captures"
+T0 = pd.Timestamp("2026-11-21 05:45:33", tz="UTC").timestamp()  # measured start
+ITEMS = [30000] * 7 + [22144, 20000, 10000]  # per 1-s interval; sum 262,144 documents
+REQS = [29, 29, 29, 29, 29, 29, 30, 22, 20, 10]  # sum 256 requests of ~1024 documents
+
+
+def make_run(root, name="20261121T054532Z_iibench_wiredtiger_vm", status="ok", end=T0 + 10):
+    d = Path(root) / name
+    (d / "driver").mkdir(parents=True)
+    shutil.copy(CAP / "burst_iostat_xkt.txt", d / "iostat.txt")
+    shutil.copy(CAP / "burst_vmstat_ntw.txt", d / "vmstat.txt")
+    params = {"max_rows": 262144, "batch": 1024, "loader_threads": 1}
+    knobs = {"wiredtiger.cache_size": "1GB", "wiredtiger.block_compressor": "snappy"}
+    man = {"schema": 1, "run_id": name, "status": status, "error": None, "workload": "iibench",
+           "engine": "wiredtiger", "params": params, "knobs": knobs, "seed": 7,
+           "client_window": {"start_unix_s": T0 - 1, "end_unix_s": end},
+           "hardware": {"ncpu": 2, "data_device": {"name": "vda"}},
+           "capture": {"iostat": {"argv": ["iostat", "-y", "-x", "-k", "-t", "1"]},
+                       "vmstat": {"argv": ["vmstat", "-n", "-t", "-w", "1"]}}}
+    (d / "manifest.json").write_text(json.dumps(man))
+    summ = {"status": status, "workload": "iibench", "engine": "wiredtiger", "params": params,
+            "knobs": knobs, "seed": 7,
+            "client": {"start_unix_s": T0 - 1, "end_unix_s": end, "seconds": end - T0 + 1,
+                       "measured_start_unix_s": T0, "measured_seconds": end - T0},
+            "totals": {"insert": {"requests": 256, "items": 262144, "logical_bytes_read": 0,
+                                  "logical_bytes_written": 262144 * 1024, "errors": 0}},
+            "logical_bytes_stored": 2**28, "disk": {"apparent_bytes": 2**29, "allocated_bytes": 3 * 2**28},
+            "driver_process": {"cpu_user_s": 9, "cpu_sys_s": 1, "max_rss_bytes": 2**31}}
+    (d / "driver" / "summary.json").write_text(json.dumps(summ))
+    rows = ["interval,t_start_unix_s,t_end_unix_s,warmup,op,requests,items,logical_bytes_read,"
+            "logical_bytes_written,latency_us_mean,latency_us_p99,latency_us_max",
+            f"0,{T0 - 1},{T0},1,insert,5,5000,0,5120000,900,4000,9999"]
+    for i, (n, r) in enumerate(zip(ITEMS, REQS), start=1):
+        rows.append(f"{i},{T0 + i - 1},{T0 + i},0,insert,{r},{n},0,{n * 1024},800,3000,{4000 + i}")
+    (d / "driver" / "intervals.csv").write_text("\n".join(rows) + "\n")
+    (d / "driver" / "histograms.csv").write_text(
+        "op,lo_us,hi_us,count\ninsert,100,110,50\ninsert,200,220,150\ninsert,1000,1100,50\ninsert,5000,5500,6\n")
+    # cumulative CPU grows 0.75 s per second; RSS peaks at 2 GiB inside the window
+    proc = ["t_unix_s,rss_bytes,vms_bytes,cpu_user_s,cpu_sys_s,read_bytes,write_bytes,read_count,"
+            "write_count,num_threads,ctx_voluntary,ctx_involuntary"]
+    for k in range(-2, 13):
+        rss = 2**31 if k == 5 else 2**30
+        proc.append(f"{T0 + k},{rss},{2 * rss},{0.5 * (k + 2)},{0.25 * (k + 2)},0,0,0,0,4,0,0")
+    (d / "process.csv").write_text("\n".join(proc) + "\n")
+    return d
+
+
+def test_one_run_by_hand(tmp_path):
+    got = process_run(make_run(tmp_path))
+    r = got["runs"]
+    # window [05:45:33, 05:45:43]: samples stamped 34..43; q = 262144 / 10 s
+    assert r["n_iostat"] == 10 and r["n_vmstat"] == 10 and r["coverage"] == 1.0
+    assert r["q"] == pytest.approx(26214.4) and r["op_unit"] == "item"
+    # iostat wkB/s over 34..43: 0+98304+163848+376+68+0×5 = 262596 → 26259.6 kB/s
+    assert r["wkb_per_s"] == pytest.approx(26259.6)
+    assert r["wkb_per_op"] == pytest.approx(262596 / 262144)
+    assert r["write_amp"] == pytest.approx(262596 / 262144)
+    # the rm's 256 MiB of discards (05:45:39) stay in dkB, not in wKB: 4 + 8 + 262144
+    assert r["dkb_per_op"] == pytest.approx(262156 / 262144)
+    # reads 224+4+52+28 kB in 24+1+5+7 requests; read amp has no logical reads to divide by
+    assert r["rkb_per_op"] == pytest.approx(308 / 262144) and r["r_per_200k"] == pytest.approx(37 / 262144 * 2e5)
+    assert r["read_amp"] != r["read_amp"]
+    assert r["wkb_per_200k"] == pytest.approx(262596 / 262144 * 200000)
+    assert r["wkb_per_batch"] == pytest.approx(262596 / 262144 * 1024)
+    # vmstat 34..43: cs 60 76 95 46 38 119 28 30 62 33 (mean 58.7); us+sy 1 49 1 0 0 1 0 1 0 0 (5.3)
+    assert r["cs_per_op"] == pytest.approx(58.7 / 26214.4)
+    assert r["mcpu_per_op"] == pytest.approx(5.3e6 / 26214.4)
+    assert r["cpu_us_per_op"] == pytest.approx(5.3 / 100 * 2 * 1e6 / 26214.4)
+    # driver CPU: 0.75 s/s × 10 s = 7.5 s over 262144 documents
+    assert r["driver_cpu_us_per_op"] == pytest.approx(7.5e6 / 262144)
+    assert r["rss_gb"] == 2 and r["size_gb"] == 0.75 and r["space_amp"] == 3
+    assert (r["rate_p50"], r["rate_p75"], r["rate_p90"], r["rate_p95"]) == (30000, 22144, 20000, 10000)
+    assert r["param.batch"] == 1024 and r["knob.wiredtiger.cache_size"] == "1GB"
+    lat = got["latency"].iloc[0]
+    assert (lat["p50_us"], lat["p95_us"], lat["p99_us"], lat["max_us"]) == (220, 1100, 5500, 5500)
+    assert lat["max_us_exact"] == 4010  # warmup interval's 9999 excluded
+
+
+def test_coverage_warned_when_capture_stops_before_the_clients(tmp_path):
+    d = make_run(tmp_path, end=T0 + 20)  # the capture ends at 05:45:43
+    with pytest.warns(UserWarning, match="covers 50.0%"):
+        r = process_run(d)["runs"]
+    assert r["coverage"] == pytest.approx(0.5) and "iostat covers 50.0%" in r["warnings"]
+
+
+def test_cli_skips_incomplete_and_output_is_byte_identical(tmp_path, capsys):
+    raw = tmp_path / "raw"
+    make_run(raw)
+    make_run(raw, name="20261121T060000Z_iibench_wiredtiger_vm", status="failed")
+    assert main(["process", "--raw", str(raw), "--out", str(tmp_path / "a")]) == 0
+    out = capsys.readouterr()
+    assert "skipped 20261121T060000Z_iibench_wiredtiger_vm: status failed" in out.err
+    assert "wKB/i" in out.out and "io.kBw" in out.out
+    runs = pd.read_parquet(tmp_path / "a" / "runs.parquet")
+    assert runs["run_id"].tolist() == ["20261121T054532Z_iibench_wiredtiger_vm"]
+    assert main(["process", "--raw", str(raw), "--out", str(tmp_path / "b"), "--include-incomplete"]) == 0
+    both = pd.read_csv(tmp_path / "b" / "runs.csv")
+    assert both["incomplete"].tolist() == [False, True]
+    assert main(["process", "--raw", str(raw), "--out", str(tmp_path / "c"), "--include-incomplete"]) == 0
+    for name in ("runs", "latency", "intervals"):
+        for ext in ("csv", "parquet"):
+            assert (tmp_path / "b" / f"{name}.{ext}").read_bytes() == (tmp_path / "c" / f"{name}.{ext}").read_bytes()
+    lat = pd.read_csv(tmp_path / "b" / "latency.csv")
+    assert list(lat.columns) == ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us", "max_us", "max_us_exact"]
+    ivl = pd.read_parquet(tmp_path / "b" / "intervals.parquet")
+    assert len(ivl) == 22 and ivl["items_per_s"].iloc[1] == 30000
+
+
+def test_garbled_capture_names_file_and_line(tmp_path, capsys):
+    d = make_run(tmp_path)
+    text = (d / "iostat.txt").read_text().replace("98304.00", "98304.0O")
+    (d / "iostat.txt").chmod(0o644)
+    (d / "iostat.txt").write_text(text)
+    with pytest.raises(ParseError, match=r"iostat\.txt:\d+: not a number in column wkb_per_s"):
+        build_tables([d])
+    assert main(["process", str(d), "--out", str(tmp_path / "o")]) == 2
+    assert "iostat.txt:" in capsys.readouterr().err
