@@ -43,6 +43,8 @@ else
   rm -rf "$fdir"
   mkdir -p "$fdir"
   export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+  own_go_cache=
+  if [ -z "${GOMODCACHE:-}" ] && [ -z "${GOCACHE:-}" ]; then own_go_cache=1; fi
   export GOPATH=${GOPATH:-$CACHE/go} GOMODCACHE=${GOMODCACHE:-$CACHE/go/pkg/mod} GOCACHE=${GOCACHE:-$CACHE/go/build-cache}
   moddir=$(cd "$fdir" && "$GO" mod download -json "github.com/FerretDB/FerretDB@$FERRET_VERSION" \
            | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')
@@ -56,5 +58,9 @@ else
   "$fdir/ferretdb" --version >/dev/null
   rm -rf "$src"
   touch "$fdir/.complete"
+  if [ -n "$own_go_cache" ]; then  # ~1 GB of modules and build cache, only needed to rebuild
+    "$GO" clean -cache -modcache >&2 || true
+    rm -rf "$CACHE/go"
+  fi
 fi
 log "ready (mariadbd: $(command -v mariadbd || echo missing), ferretdb: $fdir/ferretdb)"
