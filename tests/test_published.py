@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from engbench.cli import main
-from engbench.published import (CONSISTENT, INCONSISTENT, NOTHING, RELATIONS, Interval,
+from engbench.published import (AMBIGUOUS, CONSISTENT, INCONSISTENT, NOTHING, RELATIONS, Interval,
                                 PublishedInputError, check_paths, default_published_dir,
                                 parse_printed)
 
@@ -207,3 +207,13 @@ def test_cli_dir_and_env(tmp_path, monkeypatch):
     assert main(["check-published"]) == 0
     monkeypatch.setenv("ENGBENCH_PUBLISHED_DIR", str(tmp_path / "nope"))
     assert main(["check-published"]) == 2
+
+
+def test_ambiguous_inputs_are_reported_not_silently_skipped(tmp_path):
+    (tmp_path / "r.csv").write_text("configuration,clients,disk_reads_per_update\nx,8,1.00\n")
+    (tmp_path / "a.csv").write_text("configuration,clients,tps,iostat_reads_per_s\nx,8,100,100\n")
+    (tmp_path / "b.csv").write_text("configuration,clients,tps\nx,8,200\n")
+    findings = check_paths(sorted(tmp_path.glob("*.csv")), published_dir=tmp_path)
+    amb = [f for f in findings if f.verdict == AMBIGUOUS]
+    assert len(amb) == 1 and "input tps matches 2 records" in amb[0].why
+    assert main(["check-published", "--dir", str(tmp_path), *map(str, sorted(tmp_path.glob("*.csv")))]) == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 import sys
 
-from engbench.published import (FIELDS, INCONSISTENT, NOTHING, PublishedInputError,
+from engbench.published import (AMBIGUOUS, CONSISTENT, FIELDS, INCONSISTENT, PublishedInputError,
                                 check_paths, default_published_dir, exit_status)
 
 DESCRIPTION = """\
@@ -44,9 +44,10 @@ def run(args) -> int:
     else:
         for f in findings:
             print(f)
-    checked = [f for f in findings if f.verdict != NOTHING]
-    bad = sum(f.verdict == INCONSISTENT for f in checked)
+    count = {v: sum(f.verdict == v for f in findings) for v in (CONSISTENT, INCONSISTENT, AMBIGUOUS)}
     tables = len({f.table for f in findings})
-    print(f"{len(checked)} values checked in {tables} tables: {len(checked) - bad} consistent, "
-          f"{bad} inconsistent", file=sys.stderr if args.as_csv else sys.stdout)
+    print(f"{count[CONSISTENT] + count[INCONSISTENT]} values checked in {tables} tables: "
+          f"{count[CONSISTENT]} consistent, {count[INCONSISTENT]} inconsistent"
+          + (f", {count[AMBIGUOUS]} not checkable (ambiguous inputs)" if count[AMBIGUOUS] else ""),
+          file=sys.stderr if args.as_csv else sys.stdout)
     return exit_status(findings)

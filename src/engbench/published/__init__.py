@@ -5,14 +5,14 @@ relation in `relations.RELATIONS` determines from other values, with interval ar
 honours printed precision (`values`). See notebooks/check_published.ipynb for a tour.
 """
 
-from .check import (CONSISTENT, FIELDS, INCONSISTENT, NOTHING, Finding, check_paths,
+from .check import (AMBIGUOUS, CONSISTENT, FIELDS, INCONSISTENT, NOTHING, Finding, check_paths,
                     check_tables, default_published_dir, exit_status, findings_frame, load)
 from .relations import RELATIONS, Ref, Relation, ref
 from .tables import PublishedInputError, load_table
 from .values import Interval, Printed, parse_printed
 
 __all__ = [
-    "CONSISTENT", "FIELDS", "INCONSISTENT", "NOTHING", "Finding", "Interval", "Printed",
+    "AMBIGUOUS", "CONSISTENT", "FIELDS", "INCONSISTENT", "NOTHING", "Finding", "Interval", "Printed",
     "PublishedInputError", "RELATIONS", "Ref", "Relation", "check_paths", "check_tables",
     "default_published_dir", "exit_status", "findings_frame", "load", "load_table",
     "parse_printed", "ref",

@@ -16,6 +16,7 @@ from .tables import (PublishedInputError, Record, Table, add_context,
 from .values import Interval, parse_printed
 
 CONSISTENT, INCONSISTENT, NOTHING = "consistent", "INCONSISTENT", "nothing checkable"
+AMBIGUOUS = "not checkable"  # a relation applies but an input matches several records
 FIELDS = ("table", "row", "column", "stated", "recomputed", "verdict", "relation", "why")
 TEXT_TABLE = "numbers_in_text.csv"
 
@@ -89,7 +90,7 @@ def _resolve(out: Record, r: Ref, records: list[Record], tables: dict[str, Table
         found = same if same else found
     if len(found) == 1:
         return found[0]
-    return "ambiguous" if found else None
+    return found or None  # several: a list, reported as ambiguous
 
 
 def _value(rec: Record, column: str) -> Interval:
@@ -107,8 +108,15 @@ def check_record(rel: Relation, rec: Record, records, tables) -> Finding | None:
     if not _applies(rel, rec):
         return None
     sources = [_resolve(rec, r, records, tables) for r in rel.refs]
-    if any(s is None or s == "ambiguous" for s in sources):
+    if any(s is None for s in sources):
         return None
+    many = [(r, s) for r, s in zip(rel.refs, sources) if isinstance(s, list)]
+    if many:
+        why = "; ".join(f"input {r} matches {len(s)} records ("
+                        + ", ".join(f"{x.table}: {x.label}" for x in s[:4]) + ")" for r, s in many)
+        return Finding(rec.table, rec.label, rel.output, rec.cells[rel.output], "", AMBIGUOUS,
+                       rel.name, why + "; add identifying columns to tell them apart",
+                       rec.line_of(rel.output))
     stated_text = rec.cells[rel.output]
     try:
         stated = _value(rec, rel.output)
@@ -210,5 +218,5 @@ def findings_frame(findings: list[Finding]):
     return pd.DataFrame([f.as_dict() for f in findings], columns=list(FIELDS))
 
 
-__all__ = ["CONSISTENT", "INCONSISTENT", "NOTHING", "Finding", "check_paths", "check_tables",
+__all__ = ["AMBIGUOUS", "CONSISTENT", "INCONSISTENT", "NOTHING", "Finding", "check_paths", "check_tables",
            "default_published_dir", "exit_status", "findings_frame", "load"]
