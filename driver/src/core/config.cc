@@ -90,6 +90,8 @@ json yaml_to_json(const YAML::Node& n) {
     case YAML::NodeType::Scalar: {
       std::string s = n.Scalar();
       if (n.Tag() == "!") return s;  // quoted: keep as a string
+      // A plain `null` stays the string "null" (the engine of that name); `~` or empty is null.
+      if (s.empty() || s == "~") return nullptr;
       int64_t i;
       if (parse_int_str(s, &i)) return i;
       char* end = nullptr;
@@ -294,7 +296,12 @@ json load_config_file(const std::string& path) {
   std::string ext = lower(path.substr(path.find_last_of('.') == std::string::npos ? path.size()
                                                                                    : path.find_last_of('.')));
   try {
-    if (ext == ".yaml" || ext == ".yml") return yaml_to_json(YAML::Load(text));
+    if (ext == ".yaml" || ext == ".yml") {
+      json j = yaml_to_json(YAML::Load(text));
+      // `engine: null` is YAML's null value, but here it names the null engine.
+      if (j.is_object() && j.contains("engine") && j["engine"].is_null()) j["engine"] = "null";
+      return j;
+    }
     if (ext == ".json") return json::parse(text);
   } catch (const std::exception& e) {
     throw std::runtime_error("cannot parse config file " + path + ": " + e.what());
