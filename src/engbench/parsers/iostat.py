@@ -207,11 +207,12 @@ def parse_iostat_text(text, *, source="<iostat>", since_boot_included=False, dev
         raise ParseError(source, "some reports have a timestamp and others not", k + 1)
     if all(has_ts):
         st = parse_stamps([lines[k] for k in rep_stamp_idx], [k + 1 for k in rep_stamp_idx],
-                          source, tz=tz, dayfirst=dayfirst).to_numpy()
-        stamps = st[np.asarray(dev_rep)]
+                          source, tz=tz, dayfirst=dayfirst)
+        ns = st.dt.as_unit("ns").astype("int64").to_numpy()[np.asarray(dev_rep)]
+        stamps = pd.to_datetime(ns, unit="ns", utc=True).array
     else:
         stamps = pd.Series(pd.NaT, index=range(len(dev_idx)), dtype="datetime64[ns, UTC]")
-        stamps = stamps.to_numpy()
+        stamps = stamps.array
     return _finish(frame, names, factors, stamps, np.asarray(dev_rep, dtype=np.int64), source,
                    since_boot_included, device, layout_of(names))
 
@@ -222,8 +223,18 @@ def _read_rows(rows, line_idx, names, source):
     cols = ["device"] + names
     try:
         frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                            dtype={"device": str}, engine="c")
-    except pd.errors.ParserError as exc:
+                            dtype={"device": str, **{n: "float64" for n in names}}, engine="c")
+    except ValueError as exc:  # a non-number under a float64 column: find it
+        if not isinstance(exc, pd.errors.ParserError):
+            frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
+                                dtype=str, engine="c")
+            for name in names:
+                bad = pd.to_numeric(frame[name], errors="coerce").isna() & frame[name].notna()
+                if bad.any():
+                    k = int(bad.to_numpy().argmax())
+                    raise ParseError(source, f"not a number in column {name}: {rows[k][:60]!r}",
+                                     line_idx[k] + 1) from exc
+            raise
         m = re.search(r"line (\d+)", str(exc))
         k = int(m.group(1)) - 1 if m else 0
         raise ParseError(source, f"garbled device row ({len(rows[k].split())} fields, "

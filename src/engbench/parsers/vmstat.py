@@ -139,7 +139,7 @@ def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit
                 raise ParseError(source, f"vmstat -t names the zone {tz_name!r}, which is not a "
                                  "known zone: pass tz=", h1 + 2) from exc
         ts = parse_stamps(stamps, [k + 1 for k in idx], source, tz=tz_name)
-        out.insert(0, "timestamp", ts.to_numpy())
+        out.insert(0, "timestamp", ts.array)
     else:
         out.insert(0, "timestamp", pd.Series(np.full(len(out), np.datetime64("NaT"), "datetime64[ns]"))
                    .dt.tz_localize("UTC").to_numpy())
