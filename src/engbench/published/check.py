@@ -93,8 +93,12 @@ def _resolve(out: Record, r: Ref, records: list[Record], tables: dict[str, Table
     return found or None  # several: a list, reported as ambiguous
 
 
-def _value(rec: Record, column: str) -> Interval:
-    return parse_printed(rec.cells[column], exact=column in rec.exact).interval
+def _value(rec: Record, column: str, rel: Relation) -> Interval:
+    try:
+        return parse_printed(rec.cells[column], exact=column in rec.exact).interval
+    except ValueError as exc:
+        raise PublishedInputError(f"{rec.table}: line {rec.line_of(column)}: column {column}: "
+                                  f"{exc} (needed by relation {rel.name})") from None
 
 
 def _applies(rel: Relation, rec: Record) -> bool:
@@ -118,12 +122,8 @@ def check_record(rel: Relation, rec: Record, records, tables) -> Finding | None:
                        rel.name, why + "; add identifying columns to tell them apart",
                        rec.line_of(rel.output))
     stated_text = rec.cells[rel.output]
-    try:
-        stated = _value(rec, rel.output)
-        inputs = [_value(s, r.column) for s, r in zip(sources, rel.refs)]
-    except ValueError as exc:
-        raise PublishedInputError(f"{rec.table}: line {rec.line}: {exc} "
-                                  f"(needed by relation {rel.name})") from None
+    stated = _value(rec, rel.output, rel)
+    inputs = [_value(s, r.column, rel) for s, r in zip(sources, rel.refs)]
     result = rel.formula(*inputs)
     options = result if isinstance(result, dict) else {"": result}
     fits = [name for name, iv in options.items() if iv.overlaps(stated)]
