@@ -478,6 +478,32 @@ TEST(EngineWiredTiger, PeriodicCheckpointsAreCounted) {
   e->close();
 }
 
+TEST(EngineErrors, BadKnobValuesAreRefusedAtOpenWithTheEngineName) {
+  struct Case {
+    const char* engine;
+    const char* knob;
+    eb::json value;
+  };
+  for (const Case& c : {Case{"rocksdb", "compression_per_level", "none,bogus"},
+                        Case{"wiredtiger", "block_compressor", "bogus"},
+                        Case{"sqlite", "page_size", 1000}}) {
+    const eb::EngineInfo* info = nullptr;
+    for (const auto& e : eb::engine_registry())
+      if (e.name == c.engine) info = &e;
+    if (!info) continue;
+    TempDir d;
+    eb::ParamValues k = test_knobs(*info);
+    k[c.knob] = c.value;
+    auto e = info->make();
+    try {
+      e->open(d.path, k);
+      ADD_FAILURE() << c.engine << "." << c.knob << " accepted " << c.value.dump();
+    } catch (const eb::EngineError& ex) {
+      EXPECT_EQ(std::string(ex.what()).rfind(std::string(c.engine) + ":", 0), 0u) << ex.what();
+    }
+  }
+}
+
 // Raw single-thread insert rate per engine (not an assertion; run by hand):
 //   engbench-driver-tests --gtest_also_run_disabled_tests --gtest_filter='*EngineRate*'
 // EB_RATE_ENGINES=a,b limits the engines; EB_RATE_KEYS sets the key count (default 1M).
