@@ -44,9 +44,11 @@ inline eb::ParamValues small_knobs(const std::string& engine) {
   const auto& info = engine_info(engine);
   for (const auto& s : info.knobs) out[s.name] = s.default_value;
   std::string ns = engine == "wiredtiger-lsm" ? "wiredtiger." : engine + ".";
-  for (auto& [k, v] : small_knobs_json(engine).items()) {
+  eb::json small = small_knobs_json(engine);
+  for (auto it = small.begin(); it != small.end(); ++it) {
+    const std::string k = it.key();
     int64_t n = 0;
-    std::string s = v.get<std::string>();
+    std::string s = it.value().get<std::string>();
     n = std::stoll(s) * (s.find("GB") != std::string::npos ? (1LL << 30) : (1LL << 20));
     out[k.substr(ns.size())] = n;
   }
