@@ -165,6 +165,8 @@ def test_mariadb_existing_by_tcp_with_password_from_env(server, tmp_path, monkey
     text = path.read_text()
     assert pw not in text and pw not in repr(ext)
     assert "Innodb_buffer_pool_reads" in json.loads(text)["status"]
+    assert "password" not in ext.connection() and ext.connection()["password_env"] == "ENGBENCH_MYSQL_PASSWORD"
+    assert ext.connection(include_password=True)["password"] == pw
     ext.stop()  # no-op
     assert server.alive()
 
@@ -180,6 +182,9 @@ def test_mariadb_start_stop_leaves_nothing(tmp_path, installed_datadir):
     assert gone(pid)
     assert db.stop() == "shutdown"  # idempotent
     assert (tmp_path / "m" / "data").is_dir() and (tmp_path / "m" / "error.log").is_file()
+    kept = {p.name for p in db.collect(tmp_path / "run" / "server")}
+    assert {"error.log", "stdout.log", "server.json"} <= kept  # install.log: none, the data dir was copied
+    assert "shutdown" in (tmp_path / "run" / "server" / "server.json").read_text()
 
 
 @needs_mariadb
@@ -266,6 +271,7 @@ def test_ferretdb_documents_and_captures(tmp_path):
     assert not f.alive() and f.stopped_how == "terminated" and gone(pid)
     assert "Listening on TCP 127.0.0.1" in (tmp_path / "ferret" / "ferretdb.log").read_text()
     assert (tmp_path / "ferret" / "data" / "engbench.sqlite").is_file()
+    assert {p.name for p in f.collect(tmp_path / "run" / "server")} == {"ferretdb.log", "server.json"}
 
 
 @needs_ferretdb

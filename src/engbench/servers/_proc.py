@@ -57,6 +57,21 @@ def terminate(proc: subprocess.Popen | None, timeout: float = 10.0, kill_timeout
     return "killed"
 
 
+def collect_files(files, dest) -> list[Path]:
+    """Copy text files (logs, server.json) into `dest` (a run's server/ directory), redacted."""
+    from .redact import redact
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    out = []
+    for f in files:
+        f = Path(f)
+        if f.is_file():
+            target = dest / f.name
+            target.write_text(redact(f.read_text(errors="replace")))
+            out.append(target)
+    return out
+
+
 def utc_iso() -> str:
     return dt.datetime.now(dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 

@@ -23,7 +23,7 @@ import subprocess
 from pathlib import Path
 
 from . import ports
-from ._proc import ServerError, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
+from ._proc import ServerError, collect_files, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
 from .redact import redact
 
 VERSION = "1.24.2"
@@ -165,6 +165,11 @@ class FerretDB:
         unregister(self)
         self._write_info()
         return self.stopped_how
+
+    def collect(self, dest) -> list[Path]:
+        """Copy ferretdb.log and server.json (redacted) into `dest` (a run's server/ directory)."""
+        self._write_info()
+        return collect_files([self.log, self.base_dir / "server.json"], dest)
 
     def describe(self) -> dict:
         return {"kind": "ferretdb", "version": VERSION, "backend": "sqlite", "uri": self.uri if self.port else None,

@@ -54,7 +54,7 @@ from pathlib import Path
 import pymysql
 
 from . import ports
-from ._proc import ServerError, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
+from ._proc import ServerError, collect_files, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
 from .redact import redact
 
 ENGINES = ("innodb", "myrocks")
@@ -368,9 +368,18 @@ class MariaDB(_Stats):
         return pymysql.connect(**args)
 
     def connection(self) -> dict:
-        """How a client (the driver) reaches this server: TCP host/port or the unix socket."""
+        """How a client (the driver) reaches this server: TCP host/port or the unix socket; root
+        has an empty password on a private instance."""
         return {"host": "127.0.0.1", "port": self.port, "socket": str(self.socket), "user": "root",
                 "password": ""}
+
+    def collect(self, dest) -> list[Path]:
+        """Copy error.log, install.log, stdout.log and server.json (redacted) into `dest`, e.g. the
+        run directory's server/ (keep base_dir itself, with its data directory, out of the run
+        directory: it is hundreds of MB)."""
+        self._write_info()
+        return collect_files([self.error_log, self.install_log, self.stdout_log,
+                              self.base_dir / "server.json"], dest)
 
     def uri(self) -> str:
         return f"mysql://root@127.0.0.1:{self.port}/"
@@ -426,9 +435,15 @@ class MariaDBExisting(_Stats):
         """Not ours to stop."""
         return None
 
-    def connection(self) -> dict:
-        return {"host": self.host, "port": self.port, "socket": self.socket, "user": self.user,
-                "password": self._password}
+    def connection(self, include_password: bool = False) -> dict:
+        """How a client reaches the server. The password is left out unless asked for: the
+        client should read it from ENGBENCH_MYSQL_PASSWORD (`password_env`) so that it never
+        lands in a config file of a run directory."""
+        out = {"host": self.host, "port": self.port, "socket": self.socket, "user": self.user,
+               "password_env": ENV_PASSWORD}
+        if include_password:
+            out["password"] = self._password
+        return out
 
     def describe(self) -> dict:
         return {"kind": "mariadb-existing", "engine": self.engine, "host": self.host, "port": self.port,
