@@ -1,0 +1,152 @@
+"""What a report is made from: the processed tables (data/processed) and the run manifests
+(data/raw/<run_id>/manifest.json), grouped into experiments.
+
+An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
+equal); its rows are the engines. An engine run with different knobs inside one experiment is a
+separate configuration, labelled ``engine (knob=value …)``. Several runs of one configuration are
+repeats: the tables show their mean and spread."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+TABLES = ("runs", "latency", "intervals")
+
+
+def _is_na(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v)
+
+
+def _plain(v):
+    """A parquet scalar as a JSON-able Python value (numpy ints/floats → int/float)."""
+    if _is_na(v):
+        return None
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return v
+
+
+def load_processed(processed_dir) -> dict:
+    """{"runs", "latency", "intervals"} frames from <dir>/<name>.parquet. Complete runs only
+    (runs.incomplete False); the other tables are restricted to the same run_ids."""
+    d = Path(processed_dir)
+    out = {}
+    for name in TABLES:
+        path = d / f"{name}.parquet"
+        if not path.exists():
+            raise FileNotFoundError(f"{path}: missing (run `engbench process` first)")
+        out[name] = pd.read_parquet(path)
+    runs = out["runs"]
+    if "incomplete" in runs:
+        runs = runs[~runs["incomplete"].astype(bool)]
+    out["runs"] = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
+    keep = set(out["runs"]["run_id"])
+    for name in ("latency", "intervals"):
+        out[name] = out[name][out[name]["run_id"].isin(keep)].reset_index(drop=True)
+    return out
+
+
+def load_manifests(raw_dir, run_ids) -> dict:
+    """run_id → manifest dict, for the run directories found under raw_dir (missing ones are
+    left out: the report then says the machine is unknown)."""
+    out = {}
+    if raw_dir is None:
+        return out
+    for rid in run_ids:
+        path = Path(raw_dir) / rid / "manifest.json"
+        if path.is_file():
+            out[rid] = json.loads(path.read_text())
+    return out
+
+
+@dataclass
+class Experiment:
+    key: str                    # stable slug: workload + hash of the params
+    workload: str
+    params: dict                # param name → value
+    runs: pd.DataFrame          # its rows of the runs table, with a "config" column
+    op_unit: str
+    configs: list = field(default_factory=list)   # row labels, in table order
+
+    @property
+    def title(self) -> str:
+        ps = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
+        return f"{self.workload} ({ps})" if ps else self.workload
+
+    @property
+    def run_ids(self) -> list:
+        return self.runs["run_id"].tolist()
+
+
+def _param_cols(runs):
+    return sorted(c for c in runs.columns if c.startswith("param."))
+
+
+def _knob_cols(runs):
+    return sorted(c for c in runs.columns if c.startswith("knob."))
+
+
+def _canon(params: dict) -> str:
+    return json.dumps(params, sort_keys=True, separators=(",", ":"), default=str)
+
+
+def config_labels(runs: pd.DataFrame) -> pd.Series:
+    """Row label per run: the engine, plus the knobs that differ between that engine's runs."""
+    labels = runs["engine"].astype(str).copy()
+    for engine, grp in runs.groupby("engine", sort=True):
+        cols = [c for c in _knob_cols(grp) if c.startswith(f"knob.{engine}.")]
+        varying = [c for c in cols if grp[c].map(lambda v: _canon(_plain(v))).nunique() > 1]
+        if varying:
+            for i, row in grp.iterrows():
+                kv = " ".join(f"{c.split('.', 2)[2]}={_plain(row[c])}" for c in varying)
+                labels.at[i] = f"{engine} ({kv})"
+    return labels
+
+
+def experiments(runs: pd.DataFrame, engine_order=None) -> list[Experiment]:
+    """The experiments of a runs table, ordered by workload then key."""
+    if runs.empty:
+        return []
+    pcols = _param_cols(runs)
+    out = []
+    keyed = {}
+    for i, row in runs.iterrows():
+        params = {c[len("param."):]: _plain(row[c]) for c in pcols if not _is_na(row[c])}
+        canon = _canon({"workload": row["workload"], "params": params})
+        keyed.setdefault(canon, (row["workload"], params, []))[2].append(i)
+    for canon, (workload, params, idx) in keyed.items():
+        sub = runs.loc[idx].copy()
+        sub["config"] = config_labels(sub)
+        key = f"{workload}-{hashlib.sha1(canon.encode()).hexdigest()[:6]}"
+        order = _order(sub, engine_order)
+        out.append(Experiment(key, workload, params, sub.reset_index(drop=True),
+                              str(sub["op_unit"].iloc[0]), order))
+    return sorted(out, key=lambda e: (e.workload, e.key))
+
+
+def _order(sub, engine_order):
+    rank = {e: i for i, e in enumerate(engine_order or [])}
+    pairs = sub[["engine", "config"]].drop_duplicates()
+    pairs = sorted(pairs.itertuples(index=False), key=lambda p: (rank.get(p.engine, len(rank)), p.engine, p.config))
+    return [p.config for p in pairs]
+
+
+def machine_label(manifests: dict, runs: pd.DataFrame) -> str:
+    """"<cpu model>, <n> CPUs" for the machine(s) the runs came from ("; "-joined if several)."""
+    seen = []
+    for rid in runs["run_id"]:
+        hw = (manifests.get(rid) or {}).get("hardware") or {}
+        ncpu = hw.get("ncpu")
+        if ncpu is None and "ncpu" in runs:
+            ncpu = _plain(runs.loc[runs["run_id"] == rid, "ncpu"].iloc[0])
+        label = f"{hw.get('cpu_model') or 'unknown CPU'}, {ncpu} CPUs"
+        if label not in seen:
+            seen.append(label)
+    return "; ".join(seen) if seen else "unknown machine"
