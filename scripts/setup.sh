@@ -3,7 +3,9 @@
 #   1. Debian packages (only the missing ones; one `apt-get update` when something is missing)
 #   2. WiredTiger 11.3.1 Release static library + wtperf (scripts/build_wiredtiger.sh, cached)
 #   3. the compiled driver (cached by a hash of its sources and the WiredTiger build)
-#   4. a Python virtual environment with the pinned requirements (cached by a hash of requirements.txt),
+#   4. servers for the server targets and their tests: Debian MariaDB with MyRocks, FerretDB
+#      v1.24.2 built from its Go module (scripts/setup_servers.sh, cached)
+#   5. a Python virtual environment with the pinned requirements (cached by a hash of requirements.txt),
 #      linked at ./.venv, with engbench installed in editable mode
 # Cache: $ENGBENCH_CACHE (default ~/.cache/engbench). Prints nothing but progress on stderr.
 set -euo pipefail
@@ -60,6 +62,9 @@ if [ ! -f "$drv/.complete" ]; then
   ninja -C "$drv" >&2
   touch "$drv/.complete"
 fi
+# --- servers: private MariaDB (InnoDB, MyRocks) and FerretDB for the MongoDB client path ---
+bash "$here/scripts/setup_servers.sh"
+
 mkdir -p "$here/build"
 ln -sfn "$drv/engbench-driver" "$here/build/engbench-driver"
 ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"

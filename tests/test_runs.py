@@ -43,13 +43,13 @@ def wait_for(pred, timeout=30.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def assert_nothing_left(manifest):
+def assert_nothing_left(manifest, run_dir):
     pids = [c.get("pid") for c in manifest["capture"].values() if isinstance(c, dict) and c.get("pid")]
     assert pids, "the manifest records the capture pids"
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
     leftovers = [p.info for p in psutil.process_iter(["pid", "name", "cmdline"])
-                 if p.info["name"] == "engbench-driver"]
+                 if p.info["name"] == "engbench-driver" and str(run_dir) in " ".join(p.info["cmdline"] or [])]
     assert leftovers == []
 
 
@@ -78,7 +78,7 @@ def test_run_is_complete_sealed_and_read_only(scratch):
     summary = json.loads((run_dir / "driver" / "summary.json").read_text())
     assert summary["totals"]["insert"]["items"] == 5000
     assert not (scratch / "work" / run_dir.name).exists(), "engine files are removed after the run"
-    assert_nothing_left(m)
+    assert_nothing_left(m, run_dir)
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -142,15 +142,22 @@ def test_interrupt_keeps_partial_captures_and_leaves_no_process(scratch, sig):
     assert summary["status"] == "interrupted" and summary["totals_all"]["insert"]["items"] > 0
     assert "Device" in (run_dir / "iostat.txt").read_text()
     assert rundir.check(run_dir) == []
-    assert_nothing_left(m)
+    assert_nothing_left(m, run_dir)
 
 
 def test_driver_killed_is_a_failed_run_with_its_stderr(scratch):
     proc = start_engbench("run", "iibench", "--engine", "sqlite", "--set", "max_seconds=60",
                           "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
     me = psutil.Process(proc.pid)
-    drv = wait_for(lambda: next((c for c in me.children(recursive=True) if c.name() == "engbench-driver"), None),
-                   what="driver process")
+    def running_driver():  # not the short-lived `engbench-driver validate`/`describe` children
+        for c in me.children(recursive=True):
+            try:
+                if c.name() == "engbench-driver" and c.cmdline()[1:2] == ["run"]:
+                    return c
+            except psutil.NoSuchProcess:
+                continue
+        return None
+    drv = wait_for(running_driver, what="driver process")
     time.sleep(1.5)
     drv.kill()
     out, err = proc.communicate(timeout=60)
@@ -159,7 +166,7 @@ def test_driver_killed_is_a_failed_run_with_its_stderr(scratch):
     m = rundir.read_manifest(run_dir)
     assert m["status"] == "failed" and "signal 9" in m["error"]
     assert rundir.check(run_dir) == []
-    assert_nothing_left(m)
+    assert_nothing_left(m, run_dir)
 
 
 def test_full_disk_is_a_failed_run_with_the_reason(scratch, tmp_path):

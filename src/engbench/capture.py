@@ -25,6 +25,9 @@ TOOLS = {
     "iostat": ["iostat", "-y", "-x", "-k", "-t", "1"],
     "vmstat": ["vmstat", "-n", "-t", "-w", "1"],
 }
+# What shows a tool's first interval report has been printed: iostat -y prints nothing before
+# its first interval ends; vmstat prints the since-boot row at once, so wait for a second row.
+FIRST_REPORT = {"iostat": (b"Device", 1), "vmstat": (b"\n", 4)}
 
 
 @dataclass
@@ -45,6 +48,35 @@ class ToolCapture:
         with open(self.path, "wb") as out:
             self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
                                          env=env, start_new_session=True)
+
+    def _size(self) -> int:
+        try:
+            return self.path.stat().st_size
+        except OSError:
+            return 0
+
+    def wait_for_first_report(self, timeout: float = 3.0) -> bool:
+        """Block until the capture has printed its first interval report, so the samples cover
+        the workload from its first second."""
+        marker, count = FIRST_REPORT.get(self.name, (b"\n", 1))
+        end = time.monotonic() + timeout
+        while self.proc is not None and time.monotonic() < end and self.proc.poll() is None:
+            if self.path.read_bytes().count(marker) >= count:
+                return True
+            time.sleep(0.05)
+        return False
+
+    def wait_for_next_report(self, timeout: float = 2.5) -> bool:
+        """Block until the capture prints again (its report covering the workload's last second)."""
+        if self.proc is None:
+            return False
+        start_size, end = self._size(), time.monotonic() + timeout
+        while time.monotonic() < end and self.proc.poll() is None:
+            if self._size() > start_size:
+                time.sleep(0.1)  # let the rest of the report land
+                return True
+            time.sleep(0.05)
+        return False
 
     def stop(self, timeout: float = 5.0) -> None:
         proc = self.proc

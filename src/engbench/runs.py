@@ -108,6 +108,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
         with _Stopper() as stopper:
             for t in tools:
                 t.start()
+            for t in tools:
+                t.wait_for_first_report()
             with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
                 proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
                 stopper.proc = proc
@@ -116,8 +118,11 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
                     for line in proc.stdout:
                         out_log.write(line)
+                        out_log.flush()
                         bar.update_from_line(line)
                 rc = proc.wait()
+            for t in tools:  # one more report, covering the driver's last second
+                t.wait_for_next_report()
             status, error = _outcome(rc, drv_dir, stopper.signals)
     except BaseException as exc:  # engbench itself failed or was interrupted outside the driver
         status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
