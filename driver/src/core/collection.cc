@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -54,6 +56,30 @@ std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<st
 }
 
 namespace {
+constexpr size_t kMaxIndexedFields = 32;
+
+void encode_iter(const bson_iter_t* it, const std::string& field, std::string* out) {
+  if (!it) {
+    encode_null(out);
+    return;
+  }
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_INT32: encode_int(bson_iter_int32(it), out); break;
+    case BSON_TYPE_INT64: encode_int(bson_iter_int64(it), out); break;
+    case BSON_TYPE_DOUBLE: encode_double(bson_iter_double(it), out); break;
+    case BSON_TYPE_UTF8: {
+      uint32_t len;
+      const char* s = bson_iter_utf8(it, &len);
+      encode_string(s, len, out);
+      break;
+    }
+    case BSON_TYPE_OID: encode_oid(bson_iter_oid(it)->bytes, out); break;
+    case BSON_TYPE_DATE_TIME: encode_date(bson_iter_date_time(it), out); break;
+    case BSON_TYPE_NULL: encode_null(out); break;
+    default: throw std::invalid_argument("document layer: field '" + field + "' has a type that cannot be indexed");
+  }
+}
+
 bool view(const std::string& bytes, bson_t* b) {
   return bson_init_static(b, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
 }
@@ -62,7 +88,20 @@ bool view(const std::string& bytes, bson_t* b) {
 Collection::Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes)
     : engine_(engine), indexes_(std::move(indexes)) {
   record_table_ = engine_.table(name, TableKind::Record);
-  for (const auto& ix : indexes_) index_tables_.push_back(engine_.table(name + "." + ix.name, TableKind::Index));
+  for (const auto& ix : indexes_) {
+    index_tables_.push_back(engine_.table(name + "." + ix.name, TableKind::Index));
+    std::vector<int> pos;
+    for (const auto& f : ix.fields) {
+      auto it = std::find(fields_.begin(), fields_.end(), f);
+      if (it == fields_.end()) {
+        fields_.push_back(f);
+        it = fields_.end() - 1;
+      }
+      pos.push_back(static_cast<int>(it - fields_.begin()));
+    }
+    index_fields_.push_back(pos);
+  }
+  if (fields_.size() > kMaxIndexedFields) throw std::invalid_argument("document layer: too many indexed fields");
   auto s = engine_.session();
   std::string last;
   if (s->last_key(record_table_, &last) && last.size() == 8) {
@@ -82,10 +121,35 @@ Collection::Collection(Engine& engine, const std::string& name, std::vector<Inde
   }
 }
 
+void Collection::encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const {
+  struct Slot { bson_iter_t it; };  // padded to the iterator's alignment
+  Slot found[kMaxIndexedFields];
+  bool has[kMaxIndexedFields] = {};
+  size_t remaining = fields_.size();
+  bson_iter_t it;
+  if (!bson_iter_init(&it, doc)) throw std::invalid_argument("document layer: invalid BSON");
+  while (remaining && bson_iter_next(&it)) {
+    const char* k = bson_iter_key(&it);
+    for (size_t f = 0; f < fields_.size(); ++f)
+      if (!has[f] && std::strcmp(k, fields_[f].c_str()) == 0) {
+        found[f].it = it;
+        has[f] = true;
+        --remaining;
+        break;
+      }
+  }
+  keys->resize(indexes_.size());
+  for (size_t x = 0; x < indexes_.size(); ++x) {
+    std::string& key = (*keys)[x];
+    key.clear();
+    for (int f : index_fields_[x]) encode_iter(has[f] ? &found[f].it : nullptr, fields_[f], &key);
+    append_be64(id, &key);
+  }
+}
+
 std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) const {
   std::vector<std::string> keys;
-  keys.reserve(indexes_.size());
-  for (const auto& ix : indexes_) keys.push_back(encode_key(extract_key_values(doc, ix.fields), id));
+  encode_index_keys(doc, id, &keys);
   return keys;
 }
 
@@ -95,7 +159,8 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
   uint64_t bytes = 0, key_bytes = 0;
   s.begin();
   try {
-    std::string rk, ik;
+    std::string rk;
+    std::vector<std::string> keys;
     for (size_t i = 0; i < docs.size(); ++i) {
       uint64_t id = first + i;
       rk.clear();
@@ -105,12 +170,10 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
       if (!indexes_.empty()) {
         bson_t b;
         if (!view(docs[i].bytes, &b)) throw std::invalid_argument("document layer: invalid BSON");
+        encode_index_keys(&b, id, &keys);
         for (size_t x = 0; x < indexes_.size(); ++x) {
-          ik.clear();
-          for (const auto& v : extract_key_values(&b, indexes_[x].fields)) encode_value(v, &ik);
-          append_be64(id, &ik);
-          s.put(index_tables_[x], ik, "");
-          key_bytes += ik.size();
+          s.put(index_tables_[x], keys[x], "");
+          key_bytes += keys[x].size();
         }
       }
       if (ids) ids->push_back(id);

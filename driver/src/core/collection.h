@@ -78,11 +78,15 @@ class Collection {
  private:
   std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
   std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
+  // All index keys of one document in one pass over its top-level fields.
+  void encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const;
 
   Engine& engine_;
   int record_table_;
   std::vector<IndexDef> indexes_;
   std::vector<int> index_tables_;
+  std::vector<std::string> fields_;              // distinct indexed field names
+  std::vector<std::vector<int>> index_fields_;   // per index: positions in fields_
   std::atomic<uint64_t> next_id_{1};
   std::atomic<int64_t> live_bytes_{0}, index_key_bytes_{0};
   std::array<std::mutex, 64> stripes_;

@@ -39,9 +39,14 @@ int type_rank(KeyValue::Type t) {
 }  // namespace
 
 void append_be64(uint64_t v, std::string* out) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  v = __builtin_bswap64(v);
+  out->append(reinterpret_cast<const char*>(&v), 8);
+#else
   char b[8];
   for (int i = 7; i >= 0; --i, v >>= 8) b[i] = static_cast<char>(v & 0xFF);
   out->append(b, 8);
+#endif
 }
 
 uint64_t read_be64(const char* p) {
@@ -56,51 +61,70 @@ std::string record_key(uint64_t record_id) {
   return s;
 }
 
+void encode_null(std::string* out) { out->push_back(static_cast<char>(kTagNull)); }
+
+void encode_int(int64_t v, std::string* out) {
+  double d;
+  uint64_t rem;
+  split_int(v, &d, &rem);
+  out->push_back(static_cast<char>(kTagNumber));
+  append_be64(double_bits_ordered(d), out);
+  if (rem == 0) {
+    out->push_back('\0');
+  } else {
+    out->push_back('\x01');
+    append_be64(rem, out);
+  }
+}
+
+void encode_double(double v, std::string* out) {
+  if (std::isnan(v)) throw KeyCodecError("key codec: NaN cannot be an index key");
+  out->push_back(static_cast<char>(kTagNumber));
+  append_be64(double_bits_ordered(v), out);
+  out->push_back('\0');
+}
+
+void encode_string(const char* s, size_t n, std::string* out) {
+  out->push_back(static_cast<char>(kTagString));
+  const char* end = s + n;
+  while (s < end) {
+    const char* z = static_cast<const char*>(std::memchr(s, 0, static_cast<size_t>(end - s)));
+    if (!z) {
+      out->append(s, static_cast<size_t>(end - s));
+      break;
+    }
+    out->append(s, static_cast<size_t>(z - s));
+    out->push_back('\0');
+    out->push_back('\xFF');
+    s = z + 1;
+  }
+  out->push_back('\0');
+  out->push_back('\0');
+}
+
+void encode_oid(const uint8_t* b, std::string* out) {
+  out->push_back(static_cast<char>(kTagOid));
+  out->append(reinterpret_cast<const char*>(b), 12);
+}
+
+void encode_date(int64_t ms, std::string* out) {
+  out->push_back(static_cast<char>(kTagDate));
+  append_be64(static_cast<uint64_t>(ms) ^ 0x8000000000000000ULL, out);
+}
+
 void encode_value(const KeyValue& v, std::string* out) {
   switch (v.type) {
-    case KeyValue::Type::Null:
-      out->push_back(static_cast<char>(kTagNull));
-      break;
-    case KeyValue::Type::Int: {
-      double d;
-      uint64_t rem;
-      split_int(v.i, &d, &rem);
-      out->push_back(static_cast<char>(kTagNumber));
-      append_be64(double_bits_ordered(d), out);
-      if (rem == 0) {
-        out->push_back('\0');
-      } else {
-        out->push_back('\x01');
-        append_be64(rem, out);
-      }
-      break;
-    }
-    case KeyValue::Type::Double:
-      if (std::isnan(v.d)) throw KeyCodecError("key codec: NaN cannot be an index key");
-      out->push_back(static_cast<char>(kTagNumber));
-      append_be64(double_bits_ordered(v.d), out);
-      out->push_back('\0');
-      break;
-    case KeyValue::Type::String:
-      out->push_back(static_cast<char>(kTagString));
-      for (char c : v.s) {
-        out->push_back(c);
-        if (c == '\0') out->push_back('\xFF');
-      }
-      out->push_back('\0');
-      out->push_back('\0');
-      break;
+    case KeyValue::Type::Null: encode_null(out); break;
+    case KeyValue::Type::Int: encode_int(v.i, out); break;
+    case KeyValue::Type::Double: encode_double(v.d, out); break;
+    case KeyValue::Type::String: encode_string(v.s.data(), v.s.size(), out); break;
     case KeyValue::Type::ObjectId: {
-      out->push_back(static_cast<char>(kTagOid));
       std::string b = v.s;
       b.resize(12, '\0');
-      out->append(b);
+      encode_oid(reinterpret_cast<const uint8_t*>(b.data()), out);
       break;
     }
-    case KeyValue::Type::Date:
-      out->push_back(static_cast<char>(kTagDate));
-      append_be64(static_cast<uint64_t>(v.i) ^ 0x8000000000000000ULL, out);
-      break;
+    case KeyValue::Type::Date: encode_date(v.i, out); break;
   }
 }
 

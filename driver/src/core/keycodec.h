@@ -38,6 +38,13 @@ struct KeyCodecError : std::invalid_argument {
 };
 
 void encode_value(const KeyValue& v, std::string* out);  // throws KeyCodecError for NaN
+// The same encodings without building a KeyValue (hot path of the document layer).
+void encode_null(std::string* out);
+void encode_int(int64_t v, std::string* out);
+void encode_double(double v, std::string* out);  // throws KeyCodecError for NaN
+void encode_string(const char* s, size_t n, std::string* out);
+void encode_oid(const uint8_t* twelve_bytes, std::string* out);
+void encode_date(int64_t ms, std::string* out);
 std::string encode_key(const std::vector<KeyValue>& values, uint64_t record_id);
 std::string encode_prefix(const std::vector<KeyValue>& values);  // no record id: a scan start
 void append_be64(uint64_t v, std::string* out);

@@ -5,6 +5,7 @@
 #include <bson/bson.h>
 
 #include <algorithm>
+#include <cstring>
 #include <thread>
 
 #include "core/collection.h"
@@ -15,6 +16,43 @@ namespace eb {
 namespace {
 
 constexpr size_t kCharBuffer = 4u << 20;  // 4 MiB of random lowercase letters
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "BsonWriter writes native little-endian ints");
+
+// Writes one BSON document straight into a reused string (the generator's hot path; libbson's
+// bson_t would grow, copy and then be copied again into the batch).
+class BsonWriter {
+ public:
+  explicit BsonWriter(std::string* out) : b_(out) { b_->assign(4, '\0'); }
+  void i32(const char* name, int32_t v) { head(0x10, name); raw(&v, 4); }
+  void i64(const char* name, int64_t v) { head(0x12, name); raw(&v, 8); }
+  void dbl(const char* name, double v) { head(0x01, name); raw(&v, 8); }
+  void oid(const char* name, const uint8_t* twelve) { head(0x07, name); raw(twelve, 12); }
+  // A UTF-8 string made of `a` (n_a bytes) followed by n_fill copies of `fill`; returns where it starts.
+  const char* utf8_two_parts(const std::string& name, const char* a, size_t n_a, char fill, size_t n_fill) {
+    head(0x02, name.c_str());
+    int32_t len = static_cast<int32_t>(n_a + n_fill + 1);
+    raw(&len, 4);
+    size_t at = b_->size();
+    b_->append(a, n_a);
+    b_->append(n_fill, fill);
+    b_->push_back('\0');
+    return b_->data() + at;
+  }
+  void finish() {
+    b_->push_back('\0');
+    int32_t len = static_cast<int32_t>(b_->size());
+    std::memcpy(&(*b_)[0], &len, 4);
+  }
+
+ private:
+  void head(char type, const char* name) {
+    b_->push_back(type);
+    b_->append(name, std::strlen(name) + 1);
+  }
+  void raw(const void* p, size_t n) { b_->append(static_cast<const char*>(p), n); }
+  std::string* b_;
+};
 
 int64_t p_int(const ParamValues& p, const char* n) { return p.at(n).get<int64_t>(); }
 double p_dbl(const ParamValues& p, const char* n) { return p.at(n).get<double>(); }
@@ -93,7 +131,6 @@ class IIBench final : public Workload {
     uint32_t oid_counter = static_cast<uint32_t>(rng.next() & 0xFFFFFF);
     auto session = ctx.engine->session();
     std::vector<Doc> docs;
-    std::string cf;
     std::vector<std::string> cf_names;
     for (int i = 1; i <= ncf; ++i) cf_names.push_back("cf" + std::to_string(i));
     uint64_t done = 0;
@@ -104,36 +141,35 @@ class IIBench final : public Workload {
       uint64_t t0 = rate > 0 ? intended : now_ns();
       h.u64(0x494E53 /* INS */);
       h.u64(n);
-      docs.clear();
+      docs.resize(n);
       const int64_t now_ms = unix_now_ms();
       const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
       for (uint64_t i = 0; i < n; ++i) {
-        bson_t b;
-        bson_init(&b);
+        BsonWriter w(&docs[i].bytes);
         if (with_id) {
-          bson_oid_t oid;
+          uint8_t oid[12];
           uint32_t c = oid_counter++ & 0xFFFFFF;
-          oid.bytes[0] = static_cast<uint8_t>(now_s >> 24);
-          oid.bytes[1] = static_cast<uint8_t>(now_s >> 16);
-          oid.bytes[2] = static_cast<uint8_t>(now_s >> 8);
-          oid.bytes[3] = static_cast<uint8_t>(now_s);
-          std::copy(oid_mid, oid_mid + 5, oid.bytes + 4);
-          oid.bytes[9] = static_cast<uint8_t>(c >> 16);
-          oid.bytes[10] = static_cast<uint8_t>(c >> 8);
-          oid.bytes[11] = static_cast<uint8_t>(c);
-          BSON_APPEND_OID(&b, "_id", &oid);
-          h.bytes(oid.bytes + 4, 8);  // the time part is wall clock: not hashed
+          oid[0] = static_cast<uint8_t>(now_s >> 24);
+          oid[1] = static_cast<uint8_t>(now_s >> 16);
+          oid[2] = static_cast<uint8_t>(now_s >> 8);
+          oid[3] = static_cast<uint8_t>(now_s);
+          std::copy(oid_mid, oid_mid + 5, oid + 4);
+          oid[9] = static_cast<uint8_t>(c >> 16);
+          oid[10] = static_cast<uint8_t>(c >> 8);
+          oid[11] = static_cast<uint8_t>(c);
+          w.oid("_id", oid);
+          h.bytes(oid + 4, 8);  // the time part is wall clock: not hashed
         }
         // dateandtime: client wall-clock ms as a long, like System.currentTimeMillis() (not hashed).
-        BSON_APPEND_INT64(&b, "dateandtime", now_ms);
+        w.i64("dateandtime", now_ms);
         int32_t cashregisterid = static_cast<int32_t>(rng.uniform(1000));
         int32_t customerid = static_cast<int32_t>(rng.uniform(100000));
         int32_t productid = static_cast<int32_t>(rng.uniform(10000));
         double price = (rng.uniform01() * 500.0 + customerid) / 100.0;
-        BSON_APPEND_INT32(&b, "cashregisterid", cashregisterid);
-        BSON_APPEND_INT32(&b, "customerid", customerid);
-        BSON_APPEND_INT32(&b, "productid", productid);
-        BSON_APPEND_DOUBLE(&b, "price", price);
+        w.i32("cashregisterid", cashregisterid);
+        w.i32("customerid", customerid);
+        w.i32("productid", productid);
+        w.dbl("price", price);
         h.u64(static_cast<uint64_t>(cashregisterid));
         h.u64(static_cast<uint64_t>(customerid));
         h.u64(static_cast<uint64_t>(productid));
@@ -141,14 +177,10 @@ class IIBench final : public Workload {
         for (int f = 0; f < ncf; ++f) {
           // (100 - percent_compressible)% random letters from the buffer, then 'a's.
           size_t off = static_cast<size_t>(rng.uniform(kCharBuffer - rand_len + 1));
-          cf.assign(chars_.data() + off, rand_len);
-          cf.append(len - rand_len, 'a');
-          bson_append_utf8(&b, cf_names[f].c_str(), static_cast<int>(cf_names[f].size()), cf.data(),
-                           static_cast<int>(cf.size()));
-          h.str(cf);
+          const char* str = w.utf8_two_parts(cf_names[f], chars_.data() + off, rand_len, 'a', len - rand_len);
+          h.bytes(str, len);
         }
-        docs.push_back(Doc::from(&b));
-        bson_destroy(&b);
+        w.finish();
       }
       uint64_t bytes = coll_->insert_batch(*session, docs);
       uint64_t t1 = now_ns();
