@@ -133,9 +133,12 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
     std::vector<std::thread> threads;
     for (int t = 0; t < nthreads; ++t)
       threads.emplace_back([&, t] {
+        OpHasher local;  // a thread-local copy: adjacent hashers in one vector would false-share
         try {
-          wl->run_thread(t, ctx, metrics->thread(t), hashers[t]);
+          wl->run_thread(t, ctx, metrics->thread(t), local);
+          hashers[t] = local;
         } catch (const std::exception& e) {
+          hashers[t] = local;
           std::lock_guard<std::mutex> g(err_mu);
           if (worker_error.empty()) worker_error = "thread " + std::to_string(t) + ": " + e.what();
           stop.store(true);
