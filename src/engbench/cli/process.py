@@ -5,6 +5,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from engbench import paths
 from engbench.normalize.views import format_view, source_views
 from engbench.parsers import ParseError
 from engbench.process import RunError, build_tables, find_runs, write_tables
@@ -14,14 +15,18 @@ def register(sub):
     p = sub.add_parser("process", help="parse and normalize run directories into tidy tables")
     p.add_argument("run_dirs", nargs="*", metavar="RUN_DIR",
                    help="run directories (default: every run under --raw)")
-    p.add_argument("--raw", default="data/raw", help="where runs are found (default data/raw)")
-    p.add_argument("--out", default="data/processed", help="output folder (default data/processed)")
+    p.add_argument("--raw", type=Path, default=None,
+                   help="where runs are found (default data/raw, or ENGBENCH_RAW_DIR)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="output folder (default data/processed, or ENGBENCH_PROCESSED_DIR)")
     p.add_argument("--include-incomplete", action="store_true",
                    help="also process failed/interrupted runs (marked incomplete=True)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    args.raw = args.raw or paths.raw_dir()
+    args.out = args.out or paths.processed_dir()
     dirs = [Path(d) for d in args.run_dirs] or find_runs(args.raw)
     if not dirs:
         print(f"engbench process: no run directories (looked in {args.raw})", file=sys.stderr)
