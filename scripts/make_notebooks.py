@@ -51,6 +51,7 @@ while `iostat` and `vmstat` are captured, and everything lands in an immutable r
     code("""
 engines = ["sqlite", "rocksdb"]
 seed = 1
+repeat = 1
 params = {"max_rows": 20000, "batch": 1000, "loader_threads": 1, "num_secondary_indexes": 3,
           "length_char_fields": 100, "percent_compressible": 90}
 knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
@@ -59,11 +60,12 @@ knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
     code("""
 from engbench import experiments
 
-runs = experiments.run("iibench", engines, params, knobs, seed=seed, show_progress=False)
+runs = experiments.run("iibench", engines, params, knobs, seed=seed, repeat=repeat, show_progress=False)
 runs
 """),
     md("""
-**Reading the table.** `status` is how each run ended (`ok`, `failed`, `interrupted`);
+**Reading the table.** One row per run (`repetition` counts repeated runs of the same
+engine; their spread is the machine's noise, shown in the report). `status` is how each run ended (`ok`, `failed`, `interrupted`);
 `run_dir` is where its captures are (manifest, raw `iostat.txt` and `vmstat.txt`, the driver's
 per-second intervals and latency histograms, `SHA256SUMS`). `insert_items_per_s` is documents
 inserted per second over the measured client window, as the driver counted them — the "ips" of

@@ -205,3 +205,12 @@ def test_engines_lists_every_engine_with_versions():
     assert set(rows) >= {"wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite", "null"}
     assert rows["wiredtiger"]["library_version"].count("11.3.1") == 1 or "11.3" in rows["wiredtiger"]["library_version"]
     assert rows["rocksdb"]["library_version"].startswith("7.8")
+
+
+def test_repeated_runs_each_get_their_own_directory(scratch):
+    from engbench import experiments
+    table = experiments.run("iibench", ["null", "lmdb"], {"max_rows": 2000, "batch": 500}, {}, repeat=2,
+                            show_progress=False)
+    assert list(table["engine"]) == ["null", "lmdb", "null", "lmdb"]
+    assert list(table["repetition"]) == [1, 1, 2, 2]
+    assert table["run_dir"].nunique() == 4 and set(table["status"]) == {"ok"}

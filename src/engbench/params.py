@@ -23,7 +23,7 @@ import yaml
 
 from . import driver
 
-FILE_KEYS = {"workload", "engine", "engines", "seed", "params", "knobs", "description"}
+FILE_KEYS = {"workload", "engine", "engines", "seed", "repeat", "params", "knobs", "description"}
 
 
 class ParamError(ValueError):
