@@ -29,7 +29,11 @@ from .parsers.iostat import since_boot_from_argv as iostat_since_boot
 from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from .parsers.vmstat import unit_from_argv
 
-ITEM_WORKLOADS = {"iibench": "insert", "fillseq": None}  # workload → main op (None: all ops)
+# workload → main op whose items are the operations (None: items of all ops); other workloads count
+# requests of all ops. sysbench-update: "update" holds every step (update.c<N> repeat it per step);
+# cache-pollution: the hot point reads ("get"), not the one cold pass or the hot scan.
+ITEM_WORKLOADS = {"iibench": "insert", "fillseq": None, "bulk-insert": "insert", "sysbench-update": "update",
+                  "cache-pollution": "get"}
 PER_N = 200_000
 COVERAGE_MIN = 0.99
 INCOMPLETE = {"failed", "interrupted", "running"}

@@ -13,7 +13,7 @@
 
 namespace eb {
 
-constexpr int kMaxOps = 6;
+constexpr int kMaxOps = 16;  // linkbench has 10 request types; sysbench-update 1 + one per step
 
 struct alignas(64) OpCounters {
   std::atomic<uint64_t> requests{0}, items{0}, bytes_read{0}, bytes_written{0}, errors{0}, lat_sum{0};

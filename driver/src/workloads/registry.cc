@@ -4,8 +4,10 @@
 
 namespace eb {
 
+WorkloadInfo sysbench_update_info();
+
 const std::vector<WorkloadInfo>& workload_registry() {
-  static const std::vector<WorkloadInfo> v = {iibench_info(), fillseq_info()};
+  static const std::vector<WorkloadInfo> v = {iibench_info(), fillseq_info(), sysbench_update_info()};
   return v;
 }
 

@@ -1,0 +1,293 @@
+// sysbench-update, after the sysbench / sysbench-mongodb update tests (../shared/reference/
+// workloads-and-metrics.md §4.3, seed 001): `tables` collections sbtest1..N shaped like sysbench's
+// table {_id/id int, k int (indexed), c char(120), pad char(60)} are loaded with `table_size` rows,
+// then clients update rows by primary key (uniform ids): mode=non-index sets c to a fresh 120-char
+// string (no index entry moves), mode=index does k = k + 1 (the k index entry moves). One
+// invocation sweeps the client counts in `clients`, `seconds_per_step` (and/or `updates_per_step`)
+// each; every step's requests are also recorded under the op "update.c<N>" and its window is in
+// summary.json "steps" so that disk reads per update can be computed per step from iostat.
+#include <algorithm>
+#include <thread>
+
+#include "core/rng.h"
+#include "workloads/doc_writer.h"
+#include "workloads/workload.h"
+
+namespace eb {
+namespace {
+using namespace wl;
+
+constexpr size_t kCLen = 120, kPadLen = 60;
+
+// sysbench's mask: groups of 11 '#' and a '-', '#' replaced by a random digit.
+void sb_string(Rng& r, size_t groups, char* out) {
+  for (size_t g = 0; g < groups; ++g) {
+    for (int i = 0; i < 11; ++i) *out++ = static_cast<char>('0' + r.uniform(10));
+    *out++ = '-';
+  }
+}
+
+std::string table_name(const std::string& prefix, int t) { return prefix + std::to_string(t + 1); }
+
+class SysbenchUpdate final : public Workload {
+ public:
+  std::vector<std::string> op_names() const override {
+    std::vector<std::string> v = {"update"};
+    for (int64_t c : clients_) v.push_back("update.c" + std::to_string(c));
+    return v;
+  }
+
+  void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
+    clients_ = p.at("clients").get<std::vector<int64_t>>();
+    tables_ = static_cast<int>(p_int(p, "tables"));
+    table_size_ = static_cast<uint64_t>(p_int(p, "table_size"));
+    index_mode_ = p_str(p, "mode") == "index";
+    updates_per_step_ = static_cast<uint64_t>(p_int(p, "updates_per_step"));
+    max_clients_ = static_cast<int>(*std::max_element(clients_.begin(), clients_.end()));
+    const std::string prefix = p_str(p, "collection");
+    for (int t = 0; t < tables_; ++t)
+      colls_.push_back(std::make_unique<Collection>(engine, table_name(prefix, t), std::vector<IndexDef>{{"k", {"k"}}}));
+    // Load phase (before the "before" engine stats): one loader thread per table, ids 1..table_size
+    // in order, so a row's record id is its id (the primary key lookup of an update).
+    const uint64_t batch = static_cast<uint64_t>(p_int(p, "load_batch"));
+    const uint64_t t0 = now_ns();
+    k_sum_loaded_.assign(tables_, 0);
+    std::vector<std::thread> loaders;
+    std::vector<std::string> errors(tables_);
+    for (int t = 0; t < tables_; ++t)
+      loaders.emplace_back([&, t] {
+        try {
+          Collection& c = *colls_[t];
+          auto s = engine.session();
+          if (c.next_id() != 1) {
+            if (c.next_id() != table_size_ + 1)
+              throw std::runtime_error(table_name(prefix, t) + " exists with another size; use a fresh data_dir");
+            return;  // reopened: already loaded
+          }
+          Rng r(seed, 0x5B0000 + static_cast<uint64_t>(t));
+          std::vector<Doc> docs;
+          char cbuf[kCLen], pbuf[kPadLen];
+          for (uint64_t id = 1; id <= table_size_;) {
+            uint64_t n = std::min(batch, table_size_ - id + 1);
+            docs.resize(n);
+            for (uint64_t i = 0; i < n; ++i, ++id) {
+              int64_t k = 1 + static_cast<int64_t>(r.uniform(table_size_));
+              k_sum_loaded_[t] += k;
+              sb_string(r, 10, cbuf);
+              sb_string(r, 5, pbuf);
+              DocWriter w(&docs[i].bytes);
+              w.i64("_id", static_cast<int64_t>(id));
+              w.i64("k", k);
+              w.utf8("c", cbuf, kCLen);
+              w.utf8("pad", pbuf, kPadLen);
+              w.finish();
+            }
+            c.insert_batch(*s, docs);
+          }
+        } catch (const std::exception& e) {
+          errors[t] = e.what();
+        }
+      });
+    for (auto& th : loaders) th.join();
+    for (auto& e : errors)
+      if (!e.empty()) throw std::runtime_error("sysbench-update load: " + e);
+    load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
+    steps_.assign(clients_.size(), Step{});
+    barrier_.reset(max_clients_);
+  }
+
+  int threads() const override { return max_clients_; }
+  uint64_t target_ops() const override { return updates_per_step_total(); }
+
+  void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
+    try {
+      work(t, ctx, m, h);
+    } catch (...) {
+      barrier_.break_all();
+      throw;
+    }
+  }
+
+  json summary_extra() const override {
+    json steps = json::array();
+    for (size_t s = 0; s < steps_.size(); ++s) {
+      const Step& st = steps_[s];
+      steps.push_back({{"name", "update.c" + std::to_string(clients_[s])},
+                       {"clients", clients_[s]},
+                       {"start_unix_s", st.start_unix_s},
+                       {"end_unix_s", st.end_unix_s},
+                       {"seconds", std::max(0.0, st.end_unix_s - st.start_unix_s)},
+                       {"requests", st.requests.load()},
+                       {"requests_per_s", st.end_unix_s > st.start_unix_s
+                                              ? static_cast<double>(st.requests.load()) / (st.end_unix_s - st.start_unix_s)
+                                              : 0.0},
+                       {"ran", st.ran}});
+    }
+    int64_t live = 0;
+    for (auto& c : colls_) live += static_cast<int64_t>(c->live_bytes());
+    int64_t ksum = 0;
+    for (int64_t k : k_sum_loaded_) ksum += k;
+    return {{"steps", steps},
+            {"logical_bytes_stored", live},
+            {"load", {{"rows", table_size_ * static_cast<uint64_t>(tables_)}, {"seconds", load_seconds_},
+                      {"k_sum", ksum}}},
+            {"verify", {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}}}};
+  }
+
+ private:
+  struct Step {
+    double start_unix_s = 0, end_unix_s = 0;
+    uint64_t start_ns = 0, deadline_ns = 0;
+    std::atomic<uint64_t> requests{0};
+    bool ran = false;
+    Step() = default;
+    Step(const Step&) {}
+    Step& operator=(const Step&) { return *this; }
+  };
+
+  uint64_t updates_per_step_total() const { return updates_per_step_ * clients_.size(); }
+
+  void work(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
+    const ParamValues& p = ctx.params;
+    const double step_s = p_dbl(p, "seconds_per_step");
+    const uint64_t per_step = static_cast<uint64_t>(p_int(p, "updates_per_step"));
+    const bool verify = p_bool(p, "verify");
+    auto to_unix = [&](uint64_t ns) {
+      return ctx.start_unix_s + (static_cast<double>(ns) - static_cast<double>(ctx.start_ns)) / 1e9;
+    };
+    auto s = ctx.engine->session();
+    char cbuf[kCLen];
+    const size_t nsteps = clients_.size();
+    for (size_t st = 0; st <= nsteps; ++st) {
+      // All threads meet at every step boundary; the last to arrive closes the previous step's
+      // window and opens the next one.
+      bool ok = barrier_.wait([&] {
+        uint64_t now = now_ns();
+        if (st > 0) steps_[st - 1].end_unix_s = to_unix(now);
+        if (st < nsteps) {
+          Step& n = steps_[st];
+          n.start_ns = now;
+          n.start_unix_s = to_unix(now);
+          n.deadline_ns = step_s > 0 ? now + static_cast<uint64_t>(step_s * 1e9) : 0;
+          n.ran = !ctx.should_stop();
+        }
+      });
+      if (!ok || st == nsteps) break;
+      const int c = static_cast<int>(clients_[st]);
+      if (t >= c || ctx.should_stop()) continue;
+      Step& step = steps_[st];
+      const uint64_t quota = per_step == 0 ? UINT64_MAX : per_step / c + (static_cast<uint64_t>(t) < per_step % c ? 1 : 0);
+      const double rate = p_dbl(p, "target_rate") / c;
+      Rng rng(ctx.seed, (static_cast<uint64_t>(st) << 20) | static_cast<uint64_t>(t));
+      h.u64(0x535445500000ULL + st);  // STEP
+      for (uint64_t done = 0; done < quota; ++done) {
+        if (ctx.should_stop() || (step.deadline_ns && now_ns() >= step.deadline_ns)) break;
+        uint64_t intended = rate > 0 ? pace(step.start_ns, rate, done, ctx) : 0;
+        if (ctx.should_stop() || (step.deadline_ns && intended >= step.deadline_ns)) break;
+        uint64_t t0 = rate > 0 ? intended : now_ns();
+        const int table = static_cast<int>(rng.uniform(static_cast<uint64_t>(tables_)));
+        const uint64_t id = 1 + rng.uniform(table_size_);
+        h.u64(static_cast<uint64_t>(table));
+        h.u64(id);
+        int64_t new_k = 0;
+        if (!index_mode_) {
+          sb_string(rng, 10, cbuf);
+          h.bytes(cbuf, kCLen);
+        }
+        uint64_t br = 0, bw = 0;
+        bool found = colls_[table]->update(*s, id, [&](const Doc& old) {
+          Doc d = old;
+          if (index_mode_) {
+            new_k = get_int(d.bytes, "k") + 1;
+            set_int64(&d.bytes, "k", new_k);
+          } else {
+            set_utf8_same_size(&d.bytes, "c", cbuf, kCLen);
+          }
+          return d;
+        }, &br, &bw);
+        uint64_t t1 = now_ns();
+        uint64_t lat = (t1 - std::min(t0, t1)) / 1000;
+        if (!found) {
+          m.error(0);
+          m.error(1 + static_cast<int>(st));
+        } else {
+          m.record(0, lat, 1, br, bw);
+          m.record(1 + static_cast<int>(st), lat, 1, br, bw);
+          step.requests.fetch_add(1, std::memory_order_relaxed);
+        }
+        if (verify) {
+          Doc back;
+          bool same = colls_[table]->get(*s, id, &back);
+          if (same) {
+            if (index_mode_) same = get_int(back.bytes, "k") >= new_k;  // another client may have added 1 since
+            else same = c > 1 || get_bytes(back.bytes, "c") == std::string(cbuf, kCLen);
+          }
+          verify_checks_.fetch_add(1, std::memory_order_relaxed);
+          if (!same) verify_bad_.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    }
+  }
+
+  std::vector<int64_t> clients_;
+  int tables_ = 1, max_clients_ = 1;
+  uint64_t table_size_ = 0, updates_per_step_ = 0;
+  bool index_mode_ = false;
+  std::vector<std::unique_ptr<Collection>> colls_;
+  std::vector<int64_t> k_sum_loaded_;
+  double load_seconds_ = 0;
+  std::vector<Step> steps_;
+  StepBarrier barrier_;
+  std::atomic<uint64_t> verify_checks_{0}, verify_bad_{0};
+};
+
+void check(const ParamValues& p, std::vector<std::string>* problems) {
+  auto need = [&](bool ok, const std::string& msg) {
+    if (!ok) problems->push_back("bad value for param " + msg);
+  };
+  auto clients = p.at("clients").get<std::vector<int64_t>>();
+  need(!clients.empty() && clients.size() < static_cast<size_t>(kMaxOps),
+       "'clients': expected 1.." + std::to_string(kMaxOps - 1) + " client counts");
+  bool pos = true;
+  for (int64_t c : clients) pos = pos && c >= 1 && c <= 1024;
+  need(pos, "'clients': expected integers in [1, 1024]");
+  auto sorted = clients;
+  std::sort(sorted.begin(), sorted.end());
+  need(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
+       "'clients': each client count once (a step's op is named update.c<N>)");
+  need(p_int(p, "tables") >= 1 && p_int(p, "tables") <= 1024, "'tables': expected an integer in [1, 1024]");
+  need(p_int(p, "table_size") >= 1, "'table_size': expected an integer >= 1");
+  need(p_int(p, "load_batch") >= 1, "'load_batch': expected an integer >= 1");
+  need(p_int(p, "updates_per_step") >= 0, "'updates_per_step': expected an integer >= 0");
+  need(p_dbl(p, "seconds_per_step") >= 0, "'seconds_per_step': expected a number >= 0");
+  need(p_int(p, "updates_per_step") > 0 || p_dbl(p, "seconds_per_step") > 0,
+       "'seconds_per_step'/'updates_per_step': set at least one bound per step");
+}
+
+}  // namespace
+
+WorkloadInfo sysbench_update_info() {
+  WorkloadInfo w;
+  w.name = "sysbench-update";
+  w.description = "sysbench update_non_index / update_index by primary key over sbtest1..N, one step per "
+                  "client count (concurrency sweep)";
+  w.params = {
+      {"tables", ParamType::Int, int64_t{1}, "collections sbtest1..N (an update picks one uniformly)"},
+      {"table_size", ParamType::Int, int64_t{10000}, "rows per collection, loaded before the updates"},
+      {"mode", ParamType::Enum, std::string("non-index"),
+       "non-index: set c to a new 120-char string; index: k = k + 1 (moves the k index entry)",
+       {"non-index", "index"}},
+      {"clients", ParamType::IntList, json::array({1, 2, 4, 8}), "client threads per step, one step each, in order"},
+      {"seconds_per_step", ParamType::Double, 10.0, "seconds per step (0 = bounded by updates_per_step only)"},
+      {"updates_per_step", ParamType::Int, int64_t{0}, "updates per step over its clients (0 = bounded by time only)"},
+      {"load_batch", ParamType::Int, int64_t{1000}, "rows per insert transaction in the load phase"},
+      {"verify", ParamType::Bool, false, "read each updated row back and count mismatches (summary verify)"},
+      {"collection", ParamType::String, std::string("sbtest"), "collection name prefix (sbtest -> sbtest1..N)"},
+  };
+  for (auto& c : common_params()) w.params.push_back(c);
+  w.check = check;
+  w.make = [] { return std::unique_ptr<Workload>(new SysbenchUpdate()); };
+  return w;
+}
+
+}  // namespace eb
