@@ -125,6 +125,8 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
     ctx.stop = &stop;
     ctx.start_ns = now_ns();
     ctx.start_unix_s = unix_now_s();
+    ctx.data_dir = cfg.data_dir;
+    ctx.output_dir = cfg.output_dir;
     ctx.deadline_ns = max_s > 0 ? ctx.start_ns + static_cast<uint64_t>(max_s * 1e9) : 0;
     client_start = ctx.start_unix_s;
     const uint64_t start_ns = ctx.start_ns;

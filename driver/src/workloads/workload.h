@@ -26,6 +26,7 @@ struct RunContext {
   uint64_t start_ns = 0;              // steady clock at the start of the measured run (incl. warmup)
   uint64_t deadline_ns = 0;           // 0 = none (max_seconds)
   double start_unix_s = 0;
+  std::string data_dir, output_dir;  // the config's directories (workloads that write extra files)
   bool should_stop() const {
     return stop->load(std::memory_order_relaxed) || (deadline_ns && now_ns() >= deadline_ns);
   }

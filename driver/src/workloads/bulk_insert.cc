@@ -1,0 +1,123 @@
+// bulk-insert, after the "bulk insert of tiny documents" tests (seed 002): documents holding only an
+// integer id ({_id: <int64>}), inserted as unordered batches of `batch` documents (one transaction
+// each) by `threads` loaders over disjoint id ranges, until `num` documents or max_seconds. The
+// collection has MongoDB's _id index unless id_index=false. Journal and compression are engine
+// knobs (wiredtiger.log, wiredtiger.block_compressor, rocksdb.wal, rocksdb.compression), varied by
+// the experiment YAMLs. Summary: documents_inserted, insert rate (rates.insert.items_per_s) and
+// bytes_per_document = disk.allocated_bytes / documents (data_dir after the engine closed).
+#include <algorithm>
+
+#include "core/rng.h"
+#include "workloads/doc_writer.h"
+#include "workloads/workload.h"
+
+namespace eb {
+namespace {
+using namespace wl;
+
+class BulkInsert final : public Workload {
+ public:
+  std::vector<std::string> op_names() const override { return {"insert"}; }
+
+  void setup(Engine& engine, const ParamValues& p, uint64_t) override {
+    threads_ = static_cast<int>(p_int(p, "threads"));
+    num_ = static_cast<uint64_t>(p_int(p, "num"));
+    std::vector<IndexDef> ix;
+    if (p_bool(p, "id_index")) ix.push_back({"_id_", {"_id"}});
+    coll_ = std::make_unique<Collection>(engine, p_str(p, "collection"), ix);
+    base_ = static_cast<int64_t>(coll_->next_id()) - 1;  // a reopened collection continues after its rows
+  }
+  int threads() const override { return threads_; }
+  uint64_t target_ops() const override { return num_; }
+
+  void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
+    if (t == 0) data_dir_ = ctx.data_dir;
+    const ParamValues& p = ctx.params;
+    const uint64_t batch = static_cast<uint64_t>(p_int(p, "batch"));
+    const bool shuffle = p_bool(p, "shuffle_batches");
+    const double rate = p_dbl(p, "target_rate") / threads_;
+    // Disjoint ranges; with num = 0 (time-bounded) thread t takes ids t+1, t+1+T, ... in batches.
+    const uint64_t lo = num_ ? num_ * t / threads_ : 0, hi = num_ ? num_ * (t + 1) / threads_ : UINT64_MAX;
+    Rng rng(ctx.seed, static_cast<uint64_t>(t));
+    auto s = ctx.engine->session();
+    std::vector<Doc> docs;
+    std::vector<int64_t> ids;
+    uint64_t done = 0, b = 0;
+    for (uint64_t next = lo; next < hi && !ctx.should_stop(); ++b) {
+      uint64_t n = std::min(batch, hi - next);
+      uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
+      if (ctx.should_stop()) break;
+      uint64_t t0 = rate > 0 ? intended : now_ns();
+      ids.resize(n);
+      for (uint64_t i = 0; i < n; ++i)
+        ids[i] = base_ + 1 + static_cast<int64_t>(num_ ? next + i : (b * batch + i) * threads_ + t);
+      if (shuffle)  // unordered batch: the ids of one batch arrive in random order
+        for (uint64_t i = n; i > 1; --i) std::swap(ids[i - 1], ids[rng.uniform(i)]);
+      h.u64(0x42554C4B /* BULK */);
+      h.u64(n);
+      docs.resize(n);
+      for (uint64_t i = 0; i < n; ++i) {
+        DocWriter w(&docs[i].bytes);
+        w.i64("_id", ids[i]);
+        w.finish();
+        h.u64(static_cast<uint64_t>(ids[i]));
+      }
+      uint64_t bytes = coll_->insert_batch(*s, docs);
+      uint64_t t1 = now_ns();
+      m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, bytes);
+      done += n;
+      next += n;
+      inserted_.fetch_add(n, std::memory_order_relaxed);
+    }
+  }
+
+  json summary_extra() const override {
+    if (!coll_) return json::object();
+    uint64_t docs = inserted_.load();
+    DiskUsage du = data_dir_.empty() ? DiskUsage{} : disk_usage(data_dir_);
+    return {{"logical_bytes_stored", coll_->live_bytes()},
+            {"logical_index_key_bytes", coll_->index_key_bytes()},
+            {"documents_inserted", docs},
+            {"bytes_per_document", docs ? static_cast<double>(du.allocated_bytes) / static_cast<double>(docs) : 0.0}};
+  }
+
+ private:
+  int threads_ = 1;
+  uint64_t num_ = 0;
+  int64_t base_ = 0;
+  std::unique_ptr<Collection> coll_;
+  std::string data_dir_;
+  std::atomic<uint64_t> inserted_{0};
+};
+
+void check(const ParamValues& p, std::vector<std::string>* problems) {
+  auto need = [&](bool ok, const std::string& msg) {
+    if (!ok) problems->push_back("bad value for param " + msg);
+  };
+  need(p_int(p, "num") >= 0, "'num': expected an integer >= 0");
+  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
+  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
+  need(p_int(p, "num") > 0 || p_dbl(p, "max_seconds") > 0, "'num'/'max_seconds': set at least one bound");
+}
+
+}  // namespace
+
+WorkloadInfo bulk_insert_info() {
+  WorkloadInfo w;
+  w.name = "bulk-insert";
+  w.description = "unordered batch inserts of tiny documents {_id: int} (journal/compression via engine knobs)";
+  w.params = {
+      {"num", ParamType::Int, int64_t{1000000}, "documents to insert (0 = until max_seconds)"},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},
+      {"threads", ParamType::Int, int64_t{1}, "loader threads (disjoint id ranges)"},
+      {"id_index", ParamType::Bool, true, "keep MongoDB's _id index"},
+      {"shuffle_batches", ParamType::Bool, false, "insert each batch's ids in random order"},
+      {"collection", ParamType::String, std::string("bulk"), "collection name"},
+  };
+  for (auto& c : common_params()) w.params.push_back(c);
+  w.check = check;
+  w.make = [] { return std::unique_ptr<Workload>(new BulkInsert()); };
+  return w;
+}
+
+}  // namespace eb
