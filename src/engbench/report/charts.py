@@ -1,0 +1,198 @@
+"""The paper's figures as altair charts (theme: engbench.report.theme). Every chart's title names
+what it shows and the workload; its subtitle the machine (cpu model, ncpu) and the number of runs.
+
+Each function takes an Experiment (engbench.report.data) and returns a chart, or None when the
+data has nothing to show. `save(chart, stem)` writes <stem>.svg and <stem>.png via vl-convert."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import altair as alt
+import pandas as pd
+
+from . import theme
+
+PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us")]
+COSTS = [("KB written / op", "wkb_per_op"), ("KB read / op", "rkb_per_op"),
+         ("CPU µs / op", "cpu_us_per_op"), ("context switches / op", "cs_per_op")]
+AMPS = [("read", "read_amp"), ("write", "write_amp"), ("space", "space_amp")]
+RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the workload's documents "
+               "hold; 1 = exactly as many.")
+
+
+def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
+    sub = [f"{workload} — {machine} — {n_runs} run{'s' if n_runs != 1 else ''}"]
+    if extra:
+        sub += [extra] if isinstance(extra, str) else list(extra)
+    return alt.Title(text=f"{what}: {workload}", subtitle=sub)
+
+
+def _color(exp, title="engine"):
+    return alt.Color("config:N", title=title, scale=theme.engine_scale(exp.configs),
+                     sort=exp.configs)
+
+
+def _unit(exp):
+    return ("documents", "items_per_s") if exp.op_unit == "item" else ("requests", "requests_per_s")
+
+
+def insert_rate(exp, intervals: pd.DataFrame, machine: str):
+    """Operations per second over time since each run's first measured interval (the iibench
+    curve: a B-tree's insert rate falls once its indexes outgrow the cache). One line per run."""
+    ivl = intervals[intervals["run_id"].isin(exp.run_ids) & (intervals["warmup"].astype(int) == 0)]
+    if ivl.empty:
+        return None
+    main_op = "insert" if exp.workload == "iibench" else None
+    if main_op:
+        ivl = ivl[ivl["op"] == main_op]
+    unit, col = _unit(exp)
+    agg = ivl.groupby(["run_id", "interval"], sort=True).agg(
+        t0=("t_start_unix_s", "min"), t1=("t_end_unix_s", "max"), n=(col.split("_per")[0], "sum"))
+    agg = agg.reset_index()
+    agg["rate"] = agg["n"] / (agg["t1"] - agg["t0"])
+    agg["t"] = (agg["t0"] + agg["t1"]) / 2 - agg.groupby("run_id")["t0"].transform("min")
+    agg = agg.merge(exp.runs[["run_id", "config"]], on="run_id")[["run_id", "config", "t", "rate"]]
+    what = f"{main_op or 'operation'}s per second"
+    return alt.Chart(agg, title=_title(what.capitalize(), exp.workload, machine, len(exp.runs),
+                                       exp.title)).mark_line().encode(
+        x=alt.X("t:Q", title="seconds since the measured start (interval midpoints)"),
+        y=alt.Y("rate:Q", title=f"{unit} per second"),
+        color=_color(exp), detail="run_id:N",
+        tooltip=["config:N", "run_id:N", "t:Q", alt.Tooltip("rate:Q", format=",.0f")],
+    ).properties(width=460, height=240)
+
+
+def per_op_costs(exp, machine: str):
+    """Small multiples: KB written, KB read, CPU µs and context switches per operation; a bar per
+    engine (mean of its runs) and a tick per run."""
+    rows = []
+    for label, col in COSTS:
+        for r in exp.runs.itertuples(index=False):
+            v = getattr(r, col)
+            if v == v:
+                rows.append({"metric": label, "config": r.config, "run_id": r.run_id, "value": float(v)})
+    if not rows:
+        return None
+    long = pd.DataFrame(rows)
+    op = "insert (document)" if exp.op_unit == "item" else "transaction (request)"
+    base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=exp.configs,
+                                      axis=alt.Axis(labelAngle=-30)))
+    bars = base.mark_bar().encode(y=alt.Y("mean(value):Q", title=None), color=_color(exp))
+    ticks = base.mark_tick(color="black", thickness=1.5).encode(y="value:Q")
+    return alt.layer(bars, ticks, data=long).properties(width=150, height=170).facet(
+        column=alt.Column("metric:N", title=None, sort=[c for c, _ in COSTS]),
+        title=_title(f"Cost per {op}", exp.workload, machine, len(exp.runs),
+                     "bar: mean of the runs, tick: one run"),
+    ).resolve_scale(y="independent")
+
+
+def latency(exp, lat: pd.DataFrame, machine: str):
+    """Latency percentiles (p50 … p99.9, bucket upper bounds, ms, log scale) per operation type."""
+    lat = lat[lat["run_id"].isin(exp.run_ids)]
+    if lat.empty:
+        return None
+    lat = lat.merge(exp.runs[["run_id", "config"]], on="run_id")
+    long = lat.melt(id_vars=["run_id", "config", "op"], value_vars=[c for _, c in PERCENTILES],
+                    var_name="pct", value_name="us").dropna(subset=["us"])
+    long["pct"] = long["pct"].map({c: p for p, c in PERCENTILES})
+    long["ms"] = long["us"] / 1000
+    long = long[["run_id", "config", "op", "pct", "ms"]].sort_values(["op", "config", "run_id", "pct"])
+    order = [p for p, _ in PERCENTILES]
+    return alt.Chart(long).mark_line(point=True).encode(
+        x=alt.X("pct:O", title="percentile", sort=order, axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("mean(ms):Q", title="response time (ms, log)", scale=alt.Scale(type="log")),
+        color=_color(exp),
+        tooltip=["config:N", "pct:O", alt.Tooltip("mean(ms):Q", format=".3g")],
+    ).properties(width=220, height=200).facet(
+        column=alt.Column("op:N", title="operation"),
+        title=_title("Latency percentiles per operation", exp.workload, machine, len(exp.runs),
+                     "per request; upper bound of the histogram bucket; mean over repeated runs"))
+
+
+def rum(exp, machine: str):
+    """Read, write and space amplification side by side per engine (mean of runs), with a rule
+    at 1; log scale when the values span more than a factor of 10."""
+    rows = []
+    for cfg in exp.configs:
+        g = exp.runs[exp.runs["config"] == cfg]
+        for label, col in AMPS:
+            v = pd.to_numeric(g[col], errors="coerce").dropna()
+            if len(v) and math.isfinite(v.mean()) and v.mean() > 0:
+                rows.append({"amplification": label, "config": cfg, "value": round(float(v.mean()), 4)})
+    if not rows:
+        return None
+    data = pd.DataFrame(rows)
+    missing = [lab for lab, _ in AMPS if lab not in set(data["amplification"])]
+    vmin, vmax = min(data["value"].min(), 1), max(data["value"].max(), 1)
+    log = vmax / vmin > 10
+    scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
+    notes = [RUM_CAPTION]
+    if missing:
+        notes.append(f"not shown ({', '.join(missing)}): nothing to divide by in this workload")
+    x = alt.X("amplification:N", title=None, sort=[a for a, _ in AMPS],
+              axis=alt.Axis(labelFontSize=13, labelAngle=0))
+    y = alt.Y("value:Q", title="measured bytes / logical bytes" + (" (log)" if log else ""), scale=scale)
+    base = alt.Chart(data).encode(x=x, xOffset=alt.XOffset("config:N", sort=exp.configs), y=y,
+                                  color=_color(exp))
+    points = base.mark_point(size=110, filled=True)
+    labels = base.mark_text(dy=-11, fontSize=10).encode(text=alt.Text("value:Q", format=".2f"))
+    one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 3], color="#444").encode(y="y:Q")
+    return alt.layer(one, points, labels).properties(
+        width=360, height=240,
+        title=_title("RUM amplification (read, write, space)", exp.workload, machine,
+                     len(exp.runs), notes))
+
+
+def _sort_key(v):
+    m = re.fullmatch(r"\s*([\d.]+)\s*([KMGT]?)i?B?\s*", str(v), re.I)
+    if m:
+        return (0, float(m.group(1)) * 1024 ** "_KMGT".index(m.group(2).upper() or "_"), "")
+    try:
+        return (0, float(v), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(v))
+
+
+def sweep_columns(runs: pd.DataFrame) -> list[str]:
+    """param.* / knob.* columns with more than one value among the runs of one workload."""
+    cols = [c for c in runs.columns if c.startswith(("param.", "knob."))]
+    return sorted(c for c in cols if runs[c].dropna().astype(str).nunique() > 1)
+
+
+def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
+    """Rate and KB written per op against a param/knob that varies across runs (mean per value
+    and engine, a point per run)."""
+    sub = runs[runs[column].notna()].copy()
+    if sub[column].astype(str).nunique() < 2:
+        return None
+    sub["x"] = sub[column].astype(str)
+    order = sorted(sub["x"].unique(), key=_sort_key)
+    rate = "inserts/s" if (sub["op_unit"] == "item").all() else "operations/s"
+    long = pd.concat([sub.assign(metric=rate, value=sub["q"]),
+                      sub.assign(metric="KB written / op", value=sub["wkb_per_op"])])
+    long = long[["run_id", "engine", "x", "metric", "value"]].dropna(subset=["value"])
+    engines = sorted(sub["engine"].unique())
+    name = column.split(".", 1)[1]
+    base = alt.Chart().encode(x=alt.X("x:O", title=name, sort=order),
+                              color=alt.Color("engine:N", scale=theme.engine_scale(engines)))
+    lines = base.mark_line(point=True).encode(y=alt.Y("mean(value):Q", title=None))
+    pts = base.mark_point(opacity=0.4, filled=False).encode(y="value:Q")
+    return alt.layer(lines, pts, data=long).properties(width=260, height=200).facet(
+        column=alt.Column("metric:N", title=None, sort=[rate, "KB written / op"]),
+        title=_title(f"Sweep over {name}", workload, machine, len(sub)),
+    ).resolve_scale(y="independent")
+
+
+def save(chart, stem, png=True) -> list:
+    """<stem>.svg (and <stem>.png at 2x) through vl-convert; returns the paths written."""
+    from pathlib import Path
+    stem = Path(stem)
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    out = [stem.with_suffix(".svg")]
+    chart.save(str(out[0]))
+    if png:
+        out.append(stem.with_suffix(".png"))
+        chart.save(str(out[1]), scale_factor=2)
+    return out
