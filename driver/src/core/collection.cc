@@ -284,6 +284,84 @@ size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>
   return out->size() - first;
 }
 
+size_t Collection::index_scan_prefix(Session& s, int index, const std::vector<KeyValue>& prefix, size_t limit,
+                                     bool fetch, std::vector<IndexRow>* out, uint64_t* bytes_read,
+                                     const ScanOptions& opts) {
+  if (index < 0 || index >= static_cast<int>(index_tables_.size()))
+    throw std::out_of_range("document layer: no index " + std::to_string(index));
+  std::string from = encode_prefix(prefix);
+  size_t first = out->size(), n = 0;
+  uint64_t br = 0;
+  s.scan(index_tables_[index], from, 0, [&](std::string_view k, std::string_view) {
+    if (k.size() < from.size() || k.compare(0, from.size(), from) != 0) return false;
+    IndexRow r;
+    r.key.assign(k.data(), k.size());
+    r.record_id = index_key_record_id(k);
+    br += k.size();
+    out->push_back(std::move(r));
+    return limit == 0 || ++n < limit;
+  }, opts);
+  if (fetch)
+    for (size_t i = first; i < out->size(); ++i) {
+      s.get(record_table_, record_key((*out)[i].record_id), &(*out)[i].doc);
+      br += (*out)[i].doc.size();
+    }
+  if (bytes_read) *bytes_read += br;
+  return out->size() - first;
+}
+
+uint64_t Collection::insert_in_txn(Session& s, const Doc& doc) {
+  uint64_t id = next_id_.fetch_add(1, std::memory_order_relaxed);
+  s.put(record_table_, record_key(id), doc.bytes);
+  uint64_t key_bytes = 0;
+  if (!indexes_.empty()) {
+    bson_t b;
+    if (!view(doc.bytes, &b)) throw std::invalid_argument("document layer: invalid BSON");
+    std::vector<std::string> keys;
+    encode_index_keys(&b, id, &keys);
+    for (size_t x = 0; x < indexes_.size(); ++x) {
+      s.put(index_tables_[x], keys[x], "");
+      key_bytes += keys[x].size();
+    }
+  }
+  live_bytes_.fetch_add(static_cast<int64_t>(doc.bytes.size()), std::memory_order_relaxed);
+  index_key_bytes_.fetch_add(static_cast<int64_t>(key_bytes), std::memory_order_relaxed);
+  return id;
+}
+
+bool Collection::update_in_txn(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
+                               uint64_t* bytes_read, uint64_t* bytes_written) {
+  std::string rk = record_key(id);
+  Doc old;
+  if (!s.get(record_table_, rk, &old.bytes)) return false;
+  Doc now = modify(old);
+  bson_t ob, nb;
+  if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
+  s.put(record_table_, rk, now.bytes);
+  int64_t dkey = 0;
+  if (!indexes_.empty()) {
+    auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
+    for (size_t x = 0; x < indexes_.size(); ++x) {
+      if (ok[x] == nk[x]) continue;
+      s.del(index_tables_[x], ok[x]);
+      s.put(index_tables_[x], nk[x], "");
+      dkey += static_cast<int64_t>(nk[x].size()) - static_cast<int64_t>(ok[x].size());
+    }
+  }
+  live_bytes_.fetch_add(static_cast<int64_t>(now.bytes.size()) - static_cast<int64_t>(old.bytes.size()));
+  index_key_bytes_.fetch_add(dkey);
+  if (bytes_read) *bytes_read += old.bytes.size();
+  if (bytes_written) *bytes_written += now.bytes.size();
+  return true;
+}
+
+uint64_t Collection::scan_records(Session& s, const std::function<bool(uint64_t, std::string_view)>& fn,
+                                  const ScanOptions& opts) {
+  return s.scan(record_table_, "", 0, [&](std::string_view k, std::string_view v) {
+    return fn(k.size() == 8 ? read_be64(k.data()) : 0, v);
+  }, opts);
+}
+
 uint64_t Collection::count(Session& s) {
   return s.scan(record_table_, "", 0, [](std::string_view, std::string_view) { return true; });
 }

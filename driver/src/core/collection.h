@@ -68,6 +68,21 @@ class Collection {
   // (0 = no limit). With fetch, each row's document is read from the record table.
   size_t index_scan(Session& s, int index, const std::vector<KeyValue>& start, size_t limit, bool fetch,
                     std::vector<IndexRow>* out, uint64_t* bytes_read = nullptr);
+  // Rows of index `index` whose key starts with the encoded `prefix` (stops at the first other key),
+  // in index order, at most `limit` (0 = no limit). Otherwise as index_scan.
+  size_t index_scan_prefix(Session& s, int index, const std::vector<KeyValue>& prefix, size_t limit, bool fetch,
+                           std::vector<IndexRow>* out, uint64_t* bytes_read = nullptr,
+                           const ScanOptions& opts = {});
+  // Building blocks for requests that change several documents (and collections) in ONE transaction:
+  // the caller has called s.begin() and commits or rolls back; no per-record lock is taken (the
+  // caller serializes writers of the same documents). Reads see committed data only on some
+  // engines (RocksDB batches), so read each document before writing it and write it at most once.
+  uint64_t insert_in_txn(Session& s, const Doc& doc);  // returns the new record id
+  bool update_in_txn(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
+                     uint64_t* bytes_read = nullptr, uint64_t* bytes_written = nullptr);
+  // Every record in record-id order (visitor gets id and BSON bytes; return false to stop).
+  uint64_t scan_records(Session& s, const std::function<bool(uint64_t, std::string_view)>& fn,
+                        const ScanOptions& opts = {});
   uint64_t count(Session& s);                 // rows of the record table (a scan)
   uint64_t count_index(Session& s, int index);  // rows of one index table (a scan)
 
