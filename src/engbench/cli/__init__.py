@@ -14,6 +14,8 @@ SUBCOMMAND_MODULES = [
     "parse",
     "process",
     "check_published",
+    "report",
+    "verify",
 ]
 
 

@@ -190,9 +190,9 @@ def save(chart, stem, png=True) -> list:
     from pathlib import Path
     stem = Path(stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    out = [stem.with_suffix(".svg")]
+    out = [stem.parent / f"{stem.name}.svg"]
     chart.save(str(out[0]))
     if png:
-        out.append(stem.with_suffix(".png"))
+        out.append(stem.parent / f"{stem.name}.png")
         chart.save(str(out[1]), scale_factor=2)
     return out

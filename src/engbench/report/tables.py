@@ -134,8 +134,8 @@ def _build(exp, kind, title, cols, rules, units) -> Table:
     printed = pd.DataFrame(rows, columns=headers)
     mean_frame = pd.DataFrame(means, columns=["engine"] + [h for h, _ in cols]).set_index("engine")
     spread = any(int(r[1]) > 1 for r in rows)
-    caption = (f"{exp.title}: {title}; {len(exp.runs)} run(s)."
-               + (" Repeated runs: mean (min–max), n runs." if spread else ""))
+    caption = (f"{len(exp.runs)} run(s); units in the headers."
+               + (" Repeated runs: mean (min–max) of n runs." if spread else ""))
     return Table(f"{exp.key}.{kind}", f"{exp.title} — {title}", caption, printed, mean_frame)
 
 
@@ -174,9 +174,8 @@ def relative(table: Table, baseline: str) -> Table | None:
     heads = [c.split(" (")[0] for c in table.printed.columns[2:]]
     printed = pd.DataFrame(rows, columns=["engine"] + [f"{h} (× {baseline})" for h in heads])
     m = pd.DataFrame(means, columns=["engine"] + list(table.means.columns)).set_index("engine")
-    caption = (f"{table.caption.split(';')[0]}: each value divided by {baseline}'s (means of "
-               f"repeated runs). 1 when both are 0, inf when only {baseline}'s is 0, NA when "
-               f"either is unknown.")
+    caption = (f"Each value divided by {baseline}'s (means of repeated runs): 1 when both are 0, "
+               f"inf when only {baseline}'s is 0, NA when either is unknown.")
     return Table(f"{table.name}.rel", f"{table.title}, relative to {baseline}", caption, printed, m)
 
 

@@ -1,0 +1,35 @@
+"""`engbench report`: data/processed (+ the run manifests in data/raw) → paper/build/ (tables,
+figures, numbers.json, paper.md and a self-contained paper.html). Never runs a workload."""
+
+import sys
+from pathlib import Path
+
+from engbench import paths
+
+
+def register(sub):
+    p = sub.add_parser("report", help="build the paper (tables, figures, numbers) from processed tables")
+    p.add_argument("--processed", type=Path, default=None,
+                   help="processed tables (default $ENGBENCH_PROCESSED_DIR or data/processed)")
+    p.add_argument("--raw", type=Path, default=None,
+                   help="run directories, for the manifests (default $ENGBENCH_RAW_DIR or data/raw)")
+    p.add_argument("--out", type=Path, default=paths.REPO / "paper",
+                   help="paper folder; writes OUT/build/ (default paper/)")
+    p.add_argument("--baseline", default="wiredtiger",
+                   help="engine the relative tables divide by (default wiredtiger; 'none': no relative tables)")
+    p.add_argument("--no-png", action="store_true", help="figures as SVG only")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from engbench.report import paper
+
+    baseline = None if args.baseline.lower() == "none" else args.baseline
+    try:
+        html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=not args.no_png)
+    except FileNotFoundError as exc:
+        print(f"engbench report: {exc}", file=sys.stderr)
+        return 2
+    print(f"engbench report: wrote {html.parent}", file=sys.stderr)
+    print(html)
+    return 0

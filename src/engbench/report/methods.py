@@ -1,0 +1,115 @@
+"""The paper's methods section, from the run manifests (machine, kernel, device, versions,
+parameters, seeds, git commit, capture commands) and the formulas of engbench.normalize (their
+docstrings, so the paper states exactly what the code computes)."""
+
+from __future__ import annotations
+
+import inspect
+
+from .. import normalize as nz
+from .. import process
+
+FORMULAS = [
+    ("q (ips, tps)", nz.rate),
+    ("x per operation (r/op, wKB/op, cs/op)", nz.rate_per_op),
+    ("Mcpu/op", nz.mcpu_per_op),
+    ("CPU µs/op", nz.cpu_us_per_op),
+    ("per 200k / per request", nz.per_n),
+    ("size, rss (GB)", nz.gib),
+    ("read amplification", nz.read_amplification),
+    ("write amplification", nz.write_amplification),
+    ("space amplification", nz.space_amplification),
+    ("latency percentiles", nz.latency_percentiles),
+    ("insert-rate percentiles", nz.throughput_percentiles),
+    ("measured window", nz.trim_to_window),
+]
+
+
+def _distinct(values):
+    out = []
+    for v in values:
+        if v is not None and v not in out:
+            out.append(v)
+    return out
+
+
+def _get(doc, dotted):
+    for part in dotted.split("."):
+        doc = (doc or {}).get(part) if isinstance(doc, dict) else None
+    return doc
+
+
+def _fmt_bytes(n):
+    return f"{n / 2**30:.1f} GiB" if isinstance(n, (int, float)) else "unknown"
+
+
+def facts(manifests: dict, runs) -> list[tuple[str, str]]:
+    """(what, value) rows for the methods table; values distinct over the runs, "; "-joined."""
+    mans = [manifests.get(r) or {} for r in runs["run_id"]]
+
+    def one(dotted, fmt=str):
+        vals = _distinct(_get(m, dotted) for m in mans)
+        return "; ".join(fmt(v) for v in vals) if vals else "not recorded"
+
+    def device(m):
+        d = _get(m, "hardware.data_device") or {}
+        if not d:
+            return None
+        rot = {True: "rotational", False: "non-rotational"}.get(d.get("rotational"), "rotational?")
+        return f"{d.get('name')} ({d.get('model') or 'model?'}, scheduler {d.get('scheduler') or '?'}, {rot})"
+
+    def fs(m):
+        f = _get(m, "hardware.filesystem") or {}
+        return f"{f.get('fstype')} on {f.get('mount_point')} ({f.get('options')})" if f else None
+
+    def commit(m):
+        g = m.get("git") or {}
+        if not g.get("commit"):
+            return None
+        return g["commit"][:12] + (" (uncommitted changes)" if g.get("dirty") else "")
+
+    engines = []
+    for m in mans:
+        s = m.get("software") or {}
+        if m.get("engine"):
+            engines.append(f"{m['engine']}: {s.get('engine_library') or '?'} {s.get('engine_version') or ''}".strip())
+    return [
+        ("CPU", one("hardware.cpu_model")),
+        ("CPUs", one("hardware.ncpu")),
+        ("memory", one("hardware.memory_bytes", _fmt_bytes)),
+        ("data device", "; ".join(_distinct(device(m) for m in mans)) or "not recorded"),
+        ("filesystem", "; ".join(_distinct(fs(m) for m in mans)) or "not recorded"),
+        ("kernel", one("software.kernel")),
+        ("OS", one("software.os")),
+        ("driver", one("software.driver_version")),
+        ("engines", "; ".join(_distinct(engines)) or "not recorded"),
+        ("sysstat", one("software.sysstat")),
+        ("procps", one("software.procps")),
+        ("python", one("software.python")),
+        ("engbench (at run time)", one("software.engbench")),
+        ("git commit of the runs", "; ".join(_distinct(commit(m) for m in mans)) or "not recorded"),
+        ("iostat", one("capture.iostat.argv", " ".join)),
+        ("vmstat", one("capture.vmstat.argv", " ".join)),
+        ("seeds", ", ".join(str(s) for s in sorted(_distinct(runs["seed"].tolist()), key=str))),
+    ]
+
+
+def run_rows(exps, manifests) -> list[dict]:
+    """One row per run: experiment, row label, run id, seed, knobs, start time."""
+    rows = []
+    for e in exps:
+        for r in e.runs.itertuples(index=False):
+            m = manifests.get(r.run_id) or {}
+            knobs = m.get("knobs") or {}
+            rows.append({"experiment": e.key, "engine": r.config, "run_id": r.run_id,
+                         "seed": r.seed, "started": m.get("started_utc") or "?",
+                         "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults"})
+    return rows
+
+
+def formulas() -> list[tuple[str, str]]:
+    return [(name, inspect.getdoc(fn)) for name, fn in FORMULAS]
+
+
+def processing_notes() -> str:
+    return inspect.getdoc(process)

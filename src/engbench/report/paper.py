@@ -1,0 +1,171 @@
+"""`engbench report`: data/processed (+ the run manifests) → paper/build/:
+
+  tables/<experiment>.<kind>[.rel].{md,html,csv}   every table, cells as printed
+  figures/<name>.{svg,png}                          every chart (vl-convert)
+  numbers.json                                      every number the text quotes, as printed
+  paper.md                                          the write-up, rendered from paper/paper.md.j2
+  paper.html                                        the same, self-contained (CSS and figures inline)
+
+Nothing here runs a workload, and nothing written depends on the time or place of the build: the
+same inputs give byte-identical files (checked by tests/test_report.py; `engbench verify`
+relies on it)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+import re
+import shutil
+from pathlib import Path
+
+import jinja2
+import mistune
+
+from .. import paths
+from . import charts, data, methods, tables
+
+TEMPLATE = "paper.md.j2"
+SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
+DEFAULT_BASELINE = "wiredtiger"
+ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]
+CSS = """body{font-family:Georgia,serif;max-width:62em;margin:2em auto;padding:0 1em;line-height:1.5;color:#222}
+h1,h2,h3{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif}
+table{border-collapse:collapse;margin:1em 0;font-size:.9em}
+th,td{border-bottom:1px solid #ccc;padding:.25em .6em}th{border-bottom:2px solid #555;text-align:left}
+td{font-variant-numeric:tabular-nums}img{max-width:100%;height:auto}
+code,pre{background:#f5f5f5;font-size:.85em}pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
+blockquote{color:#555;border-left:3px solid #ccc;margin-left:0;padding-left:1em}"""
+
+
+def template_path(paper_dir=None) -> Path:
+    """<paper_dir>/paper.md.j2 when there is one, else the repository's paper/paper.md.j2."""
+    if paper_dir is not None and (Path(paper_dir) / TEMPLATE).is_file():
+        return Path(paper_dir) / TEMPLATE
+    return paths.REPO / "paper" / TEMPLATE
+
+
+def _best_worst(exp, col):
+    g = exp.runs.groupby("config")[col].mean().dropna()
+    g = g[[c for c in exp.configs if c in g.index]]
+    if g.empty:
+        return None
+    return g.idxmax(), float(g.max()), g.idxmin(), float(g.min())
+
+
+def numbers(exps, all_runs, machine) -> dict:
+    """name → printed value of every number the text quotes (rounded as its table prints it)."""
+    n = {"runs": str(len(all_runs)), "experiments": str(len(exps)),
+         "engines": str(all_runs["engine"].nunique()) if len(all_runs) else "0"}
+    for e in exps:
+        k = e.key
+        n[f"{k}.runs"] = str(len(e.runs))
+        n[f"{k}.configs"] = str(len(e.configs))
+        bw = _best_worst(e, "q")
+        if bw:
+            hi, vhi, lo, vlo = bw
+            n[f"{k}.q.max"], n[f"{k}.q.min"] = tables.fmt(vhi, 0), tables.fmt(vlo, 0)
+            n[f"{k}.q.max_over_min"] = tables.fmt(tables.ratio(vhi, vlo), 1)
+        for col, rule in (("write_amp", 2), ("space_amp", 2), ("wkb_per_op", 2)):
+            bw = _best_worst(e, col)
+            if bw:
+                n[f"{k}.{col}.max"], n[f"{k}.{col}.min"] = tables.fmt(bw[1], rule), tables.fmt(bw[3], rule)
+    return n
+
+
+def _names(exps):
+    """Who the numbers are about (engine labels, not numbers: kept out of numbers.json)."""
+    out = {}
+    for e in exps:
+        for col in ("q", "write_amp", "space_amp", "wkb_per_op"):
+            bw = _best_worst(e, col)
+            if bw:
+                out[f"{e.key}.{col}.max"], out[f"{e.key}.{col}.min"] = bw[0], bw[2]
+    return out
+
+
+def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
+    """Save every chart; experiment key → [(caption, relative path)]; "sweeps" → same."""
+    out = {}
+    for e in exps:
+        m = machine_of(e.runs)
+        figs = [("rate", "Operation rate over time, one line per run.",
+                 charts.insert_rate(e, proc["intervals"], m)),
+                ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
+                ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
+                ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
+        out[e.key] = []
+        for name, caption, chart in figs:
+            if chart is not None:
+                charts.save(chart, fig_dir / f"{e.key}.{name}", png=png)
+                out[e.key].append((caption, f"figures/{e.key}.{name}.svg"))
+    runs = proc["runs"]
+    out["sweeps"] = []
+    for workload, sub in runs.groupby("workload", sort=True):
+        for col in charts.sweep_columns(sub):
+            chart = charts.sweep(sub, col, workload, machine_of(sub))
+            if chart is not None:
+                stem = f"{workload}.sweep.{col.split('.', 1)[1]}"
+                charts.save(chart, fig_dir / stem, png=png)
+                out["sweeps"].append((f"{workload}: sweep over {col.split('.', 1)[1]}.", f"figures/{stem}.svg"))
+    return out
+
+
+def _inline_images(html_text: str, build: Path) -> str:
+    def repl(m):
+        path = build / m.group(1)
+        mime = "image/svg+xml" if path.suffix == ".svg" else "image/png"
+        return f'src="data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"'
+    return re.sub(r'src="(figures/[^"]+)"', repl, html_text)
+
+
+def to_html(markdown_text: str, build: Path, title: str) -> str:
+    body = mistune.create_markdown(escape=False, plugins=["table"])(markdown_text)
+    body = _inline_images(body, build)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f"<title>{title}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n{body}</body>\n</html>\n")
+
+
+def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None = DEFAULT_BASELINE,
+          png: bool = True, template=None) -> Path:
+    """Write <out_dir>/build/ (replacing it) and return the path of paper.html."""
+    processed_dir = Path(processed_dir) if processed_dir else paths.processed_dir()
+    raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
+    out_dir = Path(out_dir) if out_dir else paths.REPO / "paper"
+    proc = data.load_processed(processed_dir)
+    runs = proc["runs"]
+    manifests = data.load_manifests(raw_dir, runs["run_id"])
+    order = ([baseline] if baseline else []) + ENGINE_ORDER
+    exps = data.experiments(runs, engine_order=order)
+    machine_of = lambda r: data.machine_label(manifests, r)  # noqa: E731
+    machine = machine_of(runs)
+
+    build_dir = out_dir / "build"
+    if build_dir.exists():
+        shutil.rmtree(build_dir)
+    (build_dir / "tables").mkdir(parents=True)
+    tabs = tables.all_tables(exps, proc["latency"], baseline)
+    for t in tabs:
+        for ext, text in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
+            (build_dir / "tables" / f"{t.name}.{ext}").write_text(text)
+    figs = _figures(exps, proc, machine_of, build_dir / "figures", png)
+    settings = {"baseline": baseline, "png": png, "processed_tables": ["runs", "latency", "intervals"]}
+    (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
+    nums = numbers(exps, runs, machine)
+    (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
+
+    tpl_path = Path(template) if template else template_path(out_dir)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tpl_path.parent)),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    by_exp = {e.key: [t for t in tabs if t.name.startswith(e.key + ".")] for e in exps}
+    text = env.get_template(tpl_path.name).render(
+        N=nums, who=_names(exps), exps=exps, tables=by_exp, figures=figs, machine=machine,
+        baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
+        formulas=methods.formulas(), processing=methods.processing_notes(),
+        n_manifests=len(manifests), isfinite=math.isfinite)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    (build_dir / "paper.md").write_text(text)
+    title = "engbench: B-tree, LSM and mmap storage engines measured"
+    (build_dir / "paper.html").write_text(to_html(text, build_dir, title))
+    return build_dir / "paper.html"
