@@ -118,13 +118,19 @@ def verify(raw_dir=None, paper_dir=None, ignore_png=False, log=None) -> Result:
     settings = json.loads(settings_file.read_text()) if settings_file.exists() else {}
     with tempfile.TemporaryDirectory(prefix="engbench-verify-") as tmp:
         tmp = Path(tmp)
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
                 tables = build_tables(dirs, log=log)
-        except Exception as exc:  # a tampered capture may not even parse: say so, keep going
-            res.process.append(f"reprocessing {raw_dir} failed: {exc}")
-            return res
+            except Exception:  # a tampered capture may not even parse: name it, go on without it
+                good = []
+                for d in dirs:
+                    try:
+                        build_tables([d])
+                        good.append(d)
+                    except Exception as exc:
+                        res.process.append(f"{d.name}: cannot be reprocessed ({exc}); left out")
+                tables = build_tables(good, log=log)
         write_tables(tables, tmp / "processed")
         paper.build(tmp / "processed", raw_dir, tmp / "paper", baseline=settings.get("baseline", paper.DEFAULT_BASELINE),
                     png=settings.get("png", True), template=paper.template_path(paper_dir))
