@@ -172,3 +172,58 @@ def test_cli_parse_iostat(capsys):
     assert out[0].startswith("timestamp,report,device,r_per_s,w_per_s,rkb_per_s,wkb_per_s")
     assert len(out) == 4 and out[1].startswith("2026-11-21T05:45:49Z,1,vda,261,1,12011.52,")
     assert main(["parse", "iostat", str(CAP / "vmstat_a.txt")]) == 2
+
+
+# The vectorized fast path (iostat._fast_text) must return exactly the reference loop's frame
+# (iostat._parse_text) or give way to it (None); errors are always worded by the reference loop.
+
+from engbench.parsers import iostat as _io  # noqa: E402
+
+
+def _both(text, **kw):
+    args = (kw.get("since_boot_included", False), kw.get("device"), "UTC", None)
+    return _io._fast_text(text.encode(), "fx", *args), _io._parse_text(text, "fx", *args)
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CAP.glob("*iostat*.txt")))
+@pytest.mark.parametrize("since_boot", [False, True])
+def test_fast_path_equals_reference_on_real_captures(name, since_boot):
+    fast, ref = _both((CAP / name).read_text(), since_boot_included=since_boot)
+    assert fast is not None  # the real layouts all take the fast path
+    pd.testing.assert_frame_equal(fast, ref, check_exact=True)
+    assert fast.attrs == ref.attrs
+
+
+ROW18 = "sda 10.00 20.00 40.00 80.00 0.00 5.00 0.0 20.0 1.0 1.0 0.1 4.0 4.0 0.5 3.0"
+
+
+@pytest.mark.parametrize("text,fast_taken", [
+    (BANNER + report(UB18, [ROW18 + "   ", ROW18]) * 2, True),          # trailing blanks: \s+ kept
+    (BANNER + report(UB18, [ROW18.replace(" ", "\t", 3)]) * 2, True),   # tabs: \s+ kept
+    (BANNER + report(UB18, [ROW18], "11/21/2026 11:59:59 AM") + report(UB18, [ROW18], "11/21/2026 12:00:00 PM"),
+     True),                                                            # stamps differ beyond digits
+    (BANNER + report(UB18, [ROW18], "11/21/26 05:40:06 ") + report(UB18, [ROW18], "11/21/26 05:40:07"),
+     False),                                                           # a blank after a stamp
+    (BANNER + report(UB18, [ROW18, "Device2 " + ROW18[4:]]) * 2, False),  # 'Device...' as a device row
+])
+def test_fast_path_equals_reference_or_gives_way(text, fast_taken):
+    fast, ref = _both(text)
+    assert (fast is not None) == fast_taken
+    if fast is not None:
+        pd.testing.assert_frame_equal(fast, ref, check_exact=True)
+    pd.testing.assert_frame_equal(parse_iostat_text(text), ref, check_exact=True)
+
+
+def test_crlf_capture_reads_like_lf(tmp_path):
+    text = (CAP / "burst_iostat_xkt.txt").read_text()
+    f = tmp_path / "crlf.txt"
+    f.write_bytes(text.replace("\n", "\r\n").encode())
+    pd.testing.assert_frame_equal(parse_iostat(f), parse_iostat(CAP / "burst_iostat_xkt.txt"),
+                                  check_exact=True)
+
+
+def test_non_utf8_refused_as_not_text(tmp_path):
+    f = tmp_path / "bin.txt"
+    f.write_bytes(b"Linux \xff\xfe\n")
+    with pytest.raises(ParseError, match=r"bin\.txt: not text"):
+        parse_iostat(f)

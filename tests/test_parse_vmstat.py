@@ -89,3 +89,32 @@ def test_cli_parse_vmstat(capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "timestamp,sample,r,b,swpd,free,buff,cache,si,so,bi,bo,in,cs,us,sy,id,wa,st"
     assert out[1] == ",1,1,0,0,23992320,7168,565248,0,0,20,4,138,210,1,1,99,0,0"
+
+
+# The vectorized fast path (vmstat._fast_text) must return exactly the reference loop's frame
+# (vmstat._parse_text) or give way to it (None).
+
+from engbench.parsers import vmstat as _vm  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in CAP.glob("*vmstat*.txt")))
+@pytest.mark.parametrize("since_boot,unit", [(True, "K"), (False, "M")])
+def test_fast_path_equals_reference_on_real_captures(name, since_boot, unit):
+    text = (CAP / name).read_text()
+    fast = _vm._fast_text(text.encode(), "fx", since_boot, unit, None)
+    ref = _vm._parse_text(text, "fx", since_boot, unit, None)
+    assert fast is not None
+    pd.testing.assert_frame_equal(fast, ref, check_exact=True)
+    assert fast.attrs == ref.attrs
+
+
+def test_fast_path_trailing_blanks_and_crlf(tmp_path):
+    text = "\n".join([G, N, row(5, 1, 1) + "  ", row(7, 2, 1, "2026-11-21 06:00:01"), G, N,
+                      row(9, 3, 1, "2026-11-21 06:00:02")]) + "\n"
+    fast = _vm._fast_text(text.encode(), "fx", True, "K", None)
+    ref = _vm._parse_text(text, "fx", True, "K", None)
+    pd.testing.assert_frame_equal(fast, ref, check_exact=True)
+    assert ref["cs"].tolist() == [7, 9]  # the repeated headers are not samples
+    f = tmp_path / "crlf.txt"
+    f.write_bytes(text.replace("\n", "\r\n").encode())
+    pd.testing.assert_frame_equal(parse_vmstat(f), ref, check_exact=True)

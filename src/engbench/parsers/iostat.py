@@ -31,8 +31,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ._lines import Lines, read_rows, same_shape, universal_newlines
 from .errors import ParseError
-from .timefmt import looks_like_stamp, parse_stamps
+from .timefmt import DOT_RE, ISO_RE, SLASH_RE, YMD_RE, looks_like_stamp, parse_stamps
 
 STABLE = ["r_per_s", "w_per_s", "rkb_per_s", "wkb_per_s", "d_per_s", "dkb_per_s"]
 
@@ -131,16 +132,134 @@ def parse_iostat(path, *, since_boot_included: bool = False, device: str | None 
                  tz: str = "UTC", dayfirst: bool | None = None) -> pd.DataFrame:
     """Parse an iostat capture file (text or ``-o JSON``). See the module docstring."""
     path = Path(path)
+    raw = universal_newlines(path.read_bytes())
+    if raw.isascii():  # the fast path works on bytes: skip decoding 100 MB to str
+        got = _fast_text(raw, path, since_boot_included, device, tz, dayfirst)
+        if got is not None:
+            return got
     try:
-        text = path.read_text(encoding="utf-8", errors="strict")
+        text = raw.decode("utf-8", errors="strict")
     except UnicodeDecodeError as exc:
         raise ParseError(path, f"not text: {exc}") from exc
-    return parse_iostat_text(text, source=path, since_boot_included=since_boot_included,
-                             device=device, tz=tz, dayfirst=dayfirst)
+    return _parse_text(text, path, since_boot_included, device, tz, dayfirst)
 
 
 def parse_iostat_text(text, *, source="<iostat>", since_boot_included=False, device=None,
                       tz="UTC", dayfirst=None) -> pd.DataFrame:
+    if text.isascii():
+        got = _fast_text(text.encode("ascii"), source, since_boot_included, device, tz, dayfirst)
+        if got is not None:
+            return got
+    return _parse_text(text, source, since_boot_included, device, tz, dayfirst)
+
+
+_STAMP_RES = (ISO_RE, SLASH_RE, DOT_RE, YMD_RE)
+_D, _A, _SP, _TAB = ord("D"), ord("a"), ord(" "), ord("\t")
+
+
+def _fast_text(raw: bytes, source, since_boot_included, device, tz, dayfirst):
+    """The text layouts without a per-line Python loop (see _lines). Returns None, never a
+    ParseError, for anything it does not accept: _parse_text then parses the file line by line and
+    words the error. It accepts the files _parse_text accepts (minus rarities such as trailing
+    blanks after a timestamp) and returns the same frame."""
+    try:
+        return _fast_text_or_none(raw, source, since_boot_included, device, tz, dayfirst)
+    except ParseError:
+        return None
+
+
+def _fast_text_or_none(raw, source, since_boot_included, device, tz, dayfirst):
+    L = Lines(raw)
+    n = L.n
+    ar = np.arange(n)
+    blank = L.ends == L.starts
+    nonblank = np.flatnonzero(~blank)
+    if not len(nonblank):
+        return None
+    first = int(nonblank[0])
+    if not L.line(first).startswith(b"Linux"):
+        return None  # JSON, vmstat, garbage: the reference path decides
+    after = ar > first
+    cand_d = np.flatnonzero((L.first == _D) & after)
+    is_d = np.zeros(n, dtype=bool)
+    is_d[cand_d[L.has_prefix(cand_d, b"Device")]] = True
+    # inside a Device block at line i: the last header before i comes after the last empty line
+    last_h = np.maximum.accumulate(np.where(is_d, ar, -1))
+    last_b = np.maximum.accumulate(np.where(blank, ar, -1))
+    in_blk = np.zeros(n, dtype=bool)
+    in_blk[1:] = last_h[:-1] > last_b[:-1]
+    if (is_d & in_blk).any():
+        return None  # a 'Device...' line inside a block is a device row: not the usual shape
+    hdr_idx = np.flatnonzero(is_d)
+    dev = in_blk & ~blank
+    dev_idx = np.flatnonzero(dev)
+    if not len(hdr_idx) or not len(dev_idx):
+        return None
+    header = L.line(hdr_idx[0])
+    # all headers alike: each "\nH\n" found is a distinct header line (none are adjacent)
+    if L.raw.count(b"\n" + header + b"\n") != len(hdr_idx):
+        return None
+    other = np.flatnonzero(~blank & ~in_blk & ~is_d & after)
+    fb = L.first[other]
+    ind = (fb == _SP) | (fb == _TAB)
+    if not L.has_prefix(other[ind] - 1, b"avg-cpu:").all():
+        return None
+    rest = other[~ind]
+    avg = np.zeros(len(rest), dtype=bool)
+    maybe_avg = L.first[rest] == _A
+    avg[maybe_avg] = L.has_prefix(rest[maybe_avg], b"avg-cpu:")
+    st_idx = rest[~avg]
+    stamps = []
+    if len(st_idx):
+        fixed = L.fixed_width(st_idx)
+        if fixed is not None:
+            joined = np.concatenate([fixed, np.full((len(fixed), 1), 10, np.uint8)], axis=1)
+            joined = joined.tobytes().decode("ascii")[:-1]
+        else:
+            joined = L.joined(st_idx).decode("ascii")
+        stamps = joined.split("\n")
+        rx = next((r for r in _STAMP_RES if r.match(stamps[0])), None)
+        if rx is None:
+            return None
+        # the same regex as the first: vectorized when the stamps differ only in their digits
+        if not (fixed is not None and same_shape(fixed)) and \
+                not re.fullmatch(f"(?:{rx.pattern[1:-1]}\n)*", joined + "\n"):
+            return None
+    # a timestamp must be followed by a header before the next timestamp or the end
+    ev = np.concatenate([st_idx, hdr_idx])
+    kind = np.concatenate([np.zeros(len(st_idx), bool), np.ones(len(hdr_idx), bool)])
+    order = np.argsort(ev, kind="stable")
+    ev, kind = ev[order], kind[order]
+    is_st = ~kind
+    nxt_hdr = np.zeros(len(ev), dtype=bool)
+    nxt_hdr[:-1] = kind[1:]
+    if (is_st & ~nxt_hdr).any():
+        return None
+    prev_st = np.zeros(len(ev), dtype=bool)
+    prev_st[1:] = is_st[:-1]
+    hdr_has_ts = prev_st[kind]
+    if hdr_has_ts.any() and not hdr_has_ts.all():
+        return None
+
+    names, factors = _header(header.decode("ascii").split()[1:], source, int(hdr_idx[0]) + 1)
+    cols = ["device"] + names
+    frame = read_rows(L.join(dev), cols, {"device": str, **{nm: "float64" for nm in names}},
+                      L.no_trailing_blank(dev_idx))
+    if frame is None or len(frame) != len(dev_idx) or frame[names].isna().to_numpy().any():
+        return None
+    dev_rep = np.cumsum(is_d)[dev_idx] - 1
+    if hdr_has_ts.all():
+        st = parse_stamps(stamps, (st_idx + 1).tolist(), source, tz=tz, dayfirst=dayfirst)
+        ns = st.dt.as_unit("ns").astype("int64").to_numpy()[dev_rep]
+        ts = pd.to_datetime(ns, unit="ns", utc=True).array
+    else:
+        ts = pd.Series(pd.NaT, index=range(len(dev_idx)), dtype="datetime64[ns, UTC]").array
+    return _finish(frame, names, factors, ts, dev_rep.astype(np.int64), source,
+                   since_boot_included, device, layout_of(names))
+
+
+def _parse_text(text, source, since_boot_included, device, tz, dayfirst):
+    """The reference parser: one pass over the lines, every refusal worded with its line."""
     if not text.strip():
         raise ParseError(source, "empty file: no iostat reports")
     if text.lstrip().startswith("{"):

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 import pandas as pd
 
+from ._lines import Lines, read_rows, universal_newlines
 from .errors import ParseError
 from .timefmt import parse_stamps
 
@@ -55,18 +56,88 @@ def parse_vmstat(path, *, since_boot_included: bool = True, unit: str = "K",
                  tz: str | None = None) -> pd.DataFrame:
     """Parse a vmstat capture file. See the module docstring."""
     path = Path(path)
+    raw = universal_newlines(path.read_bytes())
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {sorted(UNITS)}, not {unit!r}")
+    if raw.isascii():  # the fast path works on bytes: skip decoding to str
+        got = _fast_text(raw, path, since_boot_included, unit, tz)
+        if got is not None:
+            return got
     try:
-        text = path.read_text(encoding="utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ParseError(path, f"not text: {exc}") from exc
-    return parse_vmstat_text(text, source=path, since_boot_included=since_boot_included,
-                             unit=unit, tz=tz)
+    return _parse_text(text, path, since_boot_included, unit, tz)
 
 
 def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit="K",
                       tz=None) -> pd.DataFrame:
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {sorted(UNITS)}, not {unit!r}")
+    if text.isascii():
+        got = _fast_text(text.encode("ascii"), source, since_boot_included, unit, tz)
+        if got is not None:
+            return got
+    return _parse_text(text, source, since_boot_included, unit, tz)
+
+
+def _columns(group, names_line, source, h1):
+    """The two header lines → (printed names, has_ts, zone); ParseError for an unknown layout."""
+    names = names_line.split()
+    has_ts = "timestamp" in group
+    zone = None
+    if has_ts:
+        zone = names.pop()  # the zone name printed under -----timestamp-----
+    for n in names:
+        if n not in KNOWN:
+            raise ParseError(source, f"unknown vmstat layout: column {n!r}", h1 + 2)
+    missing = [n for n in REQUIRED if n not in names]
+    if missing or len(set(names)) != len(names):
+        raise ParseError(source, f"unknown vmstat layout: missing {missing}", h1 + 2)
+    return names, has_ts, zone
+
+
+def _fast_text(raw: bytes, source, since_boot_included, unit, tz):
+    """Rows found and checked with numpy over the whole text (see _lines). None, never a
+    ParseError, for anything unusual: _parse_text then goes line by line and words the error."""
+    try:
+        L = Lines(raw)
+        blank = L.ends == L.starts
+        nonblank = np.flatnonzero(~blank)
+        if not len(nonblank):
+            return None
+        h1 = int(nonblank[0])
+        group = L.line(h1).decode("ascii")
+        if not group.lstrip("-").startswith("procs") or h1 + 1 >= L.n:
+            return None
+        names_line = L.line(h1 + 1).decode("ascii")
+        if not names_line.strip():
+            return None
+        names, has_ts, zone = _columns(group, names_line, source, h1)
+        after = np.zeros(L.n, dtype=bool)
+        after[h1 + 2:] = True
+        cand = np.flatnonzero(after & ~blank)
+        repeated = L.equals(cand, group.encode("ascii")) | L.equals(cand, names_line.encode("ascii"))
+        keep = np.zeros(L.n, dtype=bool)
+        keep[cand[~repeated]] = True
+        idx = np.flatnonzero(keep)
+        if not len(idx):
+            return None
+        cols = names + (["date", "time"] if has_ts else [])
+        frame = read_rows(L.join(keep), cols, {"date": str, "time": str} if has_ts else None,
+                          L.no_trailing_blank(idx))
+        if (frame is None or len(frame) != len(idx)
+                or not all(pd.api.types.is_numeric_dtype(frame[n]) for n in names)
+                or frame[cols].isna().to_numpy().any()):
+            return None
+        return _finish(frame, names, has_ts, zone, group, idx, source, since_boot_included,
+                       unit, tz, h1)
+    except ParseError:
+        return None
+
+
+def _parse_text(text, source, since_boot_included, unit, tz):
+    """The reference parser: one pass over the lines, every refusal worded with its line."""
     if not text.strip():
         raise ParseError(source, "empty file: no vmstat samples")
     lines = text.split("\n")
@@ -79,18 +150,7 @@ def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit
     if h1 + 1 >= len(lines) or not lines[h1 + 1].strip():
         raise ParseError(source, "truncated file: no column header line", h1 + 1)
     group, names_line = lines[h1], lines[h1 + 1]
-    names = names_line.split()
-    has_ts = "timestamp" in group
-    zone = None
-    if has_ts:
-        zone = names.pop()  # the zone name printed under -----timestamp-----
-    for n in names:
-        if n not in KNOWN:
-            raise ParseError(source, f"unknown vmstat layout: column {n!r}", h1 + 2)
-    missing = [n for n in REQUIRED if n not in names]
-    if missing or len(set(names)) != len(names):
-        raise ParseError(source, f"unknown vmstat layout: missing {missing}", h1 + 2)
-    tz_name = tz or zone
+    names, has_ts, zone = _columns(group, names_line, source, h1)
 
     rows, idx = [], []
     for i in range(h1 + 2, len(lines)):
@@ -125,6 +185,13 @@ def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit
         k = int(nan.argmax())
         raise ParseError(source, f"short vmstat row ({len(rows[k].split())} fields, header has "
                          f"{len(cols)}; truncated?): {rows[k][:60]!r}", idx[k] + 1)
+    return _finish(frame, names, has_ts, zone, group, np.asarray(idx), source,
+                   since_boot_included, unit, tz, h1)
+
+
+def _finish(frame, names, has_ts, zone, group, idx, source, since_boot_included, unit, tz, h1):
+    """Checked rows (``idx``: their 0-based line numbers) → the output frame."""
+    tz_name = tz or zone
     out = pd.DataFrame({n: frame[n].astype("float64") for n in names})
     factor = UNITS[unit] / 1024
     for n in MEMORY:
@@ -138,7 +205,7 @@ def parse_vmstat_text(text, *, source="<vmstat>", since_boot_included=True, unit
             except Exception as exc:
                 raise ParseError(source, f"vmstat -t names the zone {tz_name!r}, which is not a "
                                  "known zone: pass tz=", h1 + 2) from exc
-        ts = parse_stamps(stamps, [k + 1 for k in idx], source, tz=tz_name)
+        ts = parse_stamps(stamps, (idx + 1).tolist(), source, tz=tz_name)
         out.insert(0, "timestamp", ts.array)
     else:
         out.insert(0, "timestamp", pd.Series(np.full(len(out), np.datetime64("NaT"), "datetime64[ns]"))
