@@ -91,3 +91,160 @@ def processed(tmp_path):
     tables = build_tables(find_runs(raw))
     write_tables(tables, tmp_path / "processed")
     return tmp_path
+
+
+def _build(tmp_path, out="paper", **kw):
+    from engbench.report import paper
+    return paper.build(tmp_path / "processed", tmp_path / "raw", tmp_path / out, **kw)
+
+
+def _exp(tmp_path):
+    from engbench.report import data
+    proc = data.load_processed(tmp_path / "processed")
+    from engbench.report.paper import ENGINE_ORDER
+    return proc, data.experiments(proc["runs"], engine_order=ENGINE_ORDER)[0]
+
+
+def test_tables_equal_processed_values_rounded_as_published(processed):
+    from engbench.report import tables
+    proc, exp = _exp(processed)
+    assert exp.configs == ["wiredtiger", "rocksdb", "lmdb"] and exp.workload == "iibench"
+    tabs = {t.name.split(".", 1)[1]: t for t in tables.all_tables([exp], proc["latency"], "wiredtiger")}
+    assert set(tabs) == {"per_insert", "per_insert.rel", "per_200k", "per_200k.rel", "rum", "rum.rel",
+                         "p99", "p99.rel"}
+    runs = proc["runs"].set_index("engine")
+    ins = tabs["per_insert"].printed.set_index("engine")
+    assert list(ins.columns) == ["n", "ips (inserts/s)", "wKB/i (KB/insert)", "Mcpu/i ((us+sy)·1e6/ips)",
+                                 "size (GB)", "rss (GB)"]
+    for e in exp.configs:
+        r = runs.loc[e]
+        assert ins.at[e, "ips (inserts/s)"] == f"{r['q']:.0f}"
+        assert ins.at[e, "wKB/i (KB/insert)"] == f"{r['wkb_per_op']:.2f}"
+        assert ins.at[e, "Mcpu/i ((us+sy)·1e6/ips)"] == f"{r['mcpu_per_op']:.0f}"
+        assert ins.at[e, "size (GB)"] == f"{r['size_gb']:.1f}" and ins.at[e, "rss (GB)"] == f"{r['rss_gb']:.2f}"
+    # make_run: q = 262144 / 10 s for wiredtiger; rocksdb twice as fast; size 0.75 GiB → "0.8"
+    assert ins.at["wiredtiger", "ips (inserts/s)"] == "26214" and ins.at["rocksdb", "ips (inserts/s)"] == "52429"
+    assert ins.at["wiredtiger", "size (GB)"] == "0.8" and ins.at["wiredtiger", "n"] == "1"
+    k200 = tabs["per_200k"].printed.set_index("engine")
+    assert k200.at["wiredtiger", "io.kBw (KB/200k)"] == f"{262596 / 262144 * 200000:.0f}"
+    assert k200.at["wiredtiger", "io.r (reads/200k)"] == f"{37 / 262144 * 2e5:.2f}"
+    rum = tabs["rum"].printed.set_index("engine")
+    # space amp = allocated / stored: 3·2^28 / 2^28; lmdb 4·2^28 / (2^27)
+    assert rum.at["lmdb", "space amp (×)"] == "8.00"
+    assert rum.at["wiredtiger", "space amp (×)"] == "3.00" and rum.at["wiredtiger", "read amp (×)"] == "NA"
+    p99 = tabs["p99"].printed.set_index("engine")
+    assert p99.at["wiredtiger", "p99 insert (ms)"] == "6" and p99.at["lmdb", "p99 insert (ms)"] == "22"
+    assert "| wiredtiger | 1 | 26214 |" in tabs["per_insert"].markdown()
+    assert "<td>26214</td>" in tabs["per_insert"].html()
+
+
+def test_relative_table_ratios(processed):
+    from engbench.report import tables
+    proc, exp = _exp(processed)
+    rel = {t.name.split(".", 1)[1]: t for t in tables.all_tables([exp], proc["latency"], "wiredtiger")}
+    ins = rel["per_insert.rel"].printed.set_index("engine")
+    assert ins.at["rocksdb", "ips (× wiredtiger)"] == "2.00" and ins.at["lmdb", "ips (× wiredtiger)"] == "0.50"
+    assert ins.at["rocksdb", "wKB/i (× wiredtiger)"] == "0.50" and ins.at["wiredtiger", "rss (× wiredtiger)"] == "1.00"
+    r = rel["rum.rel"].printed.set_index("engine")
+    assert r.at["lmdb", "space amp (× wiredtiger)"] == f"{8 / 3:.2f}" and r.at["lmdb", "read amp (× wiredtiger)"] == "NA"
+    assert tables.ratio(0, 0) == 1 and tables.ratio(3, 0) == float("inf")
+    assert tables.ratio(float("nan"), 2) != tables.ratio(float("nan"), 2) and tables.ratio(1, 4) == 0.25
+    assert tables.relative(rel["per_insert"], "no-such-engine") is None
+
+
+def test_rounding_rules():
+    from engbench.report.tables import fmt
+    assert fmt(8198.4, 0) == "8198" and fmt(1.835, 2) in ("1.83", "1.84") and fmt(13.04, 1) == "13.0"
+    assert fmt(179.04, "2|1") == "179.0" and fmt(0.494, "2|1") == "0.49"
+    assert fmt(0.84, "ms") == "0.8" and fmt(13.4, "ms") == "13"
+    assert fmt(0.0123, 1) == "0.012"  # non-zero values are never printed as 0
+    assert fmt(0.0, 1) == "0.0" and fmt(float("nan"), 2) == "NA" and fmt(float("inf"), 2) == "inf"
+
+
+def test_repeated_runs_show_mean_range_and_n(tmp_path):
+    from engbench.report import data, tables
+    make_runs(tmp_path / "raw", repeats=2)
+    write_tables(build_tables(find_runs(tmp_path / "raw")), tmp_path / "processed")
+    proc, exp = _exp(tmp_path)
+    t = tables.experiment_tables(exp, proc["latency"])[0].printed.set_index("engine")
+    q = proc["runs"].groupby("engine")["q"]
+    lo, hi, mean = q.min()["wiredtiger"], q.max()["wiredtiger"], q.mean()["wiredtiger"]
+    assert t.at["wiredtiger", "n"] == "2"
+    assert t.at["wiredtiger", "ips (inserts/s)"] == f"{mean:.0f} ({lo:.0f}–{hi:.0f})"
+
+
+def test_charts_name_workload_machine_and_runs(processed):
+    from engbench.report import charts, data
+    proc, exp = _exp(processed)
+    machine = data.machine_label(data.load_manifests(processed / "raw", exp.run_ids), exp.runs)
+    assert machine == "Test CPU @ 2.0GHz, 2 CPUs"
+    specs = {"rate": charts.insert_rate(exp, proc["intervals"], machine),
+             "costs": charts.per_op_costs(exp, machine),
+             "latency": charts.latency(exp, proc["latency"], machine),
+             "rum": charts.rum(exp, machine)}
+    for name, chart in specs.items():
+        d = chart.to_dict()
+        title = d["title"]
+        assert "iibench" in title["text"], name
+        assert "Test CPU @ 2.0GHz, 2 CPUs" in title["subtitle"][0] and "3 runs" in title["subtitle"][0], name
+        assert d["config"]["font"].startswith("DejaVu")  # the engbench theme
+    rate = specs["rate"].to_dict()
+    assert rate["mark"]["type"] == "line" and rate["encoding"]["y"]["field"] == "rate"
+    assert rate["encoding"]["x"]["field"] == "t" and rate["encoding"]["color"]["field"] == "config"
+    assert rate["encoding"]["color"]["scale"]["domain"] == ["wiredtiger", "rocksdb", "lmdb"]
+    costs = specs["costs"].to_dict()
+    assert costs["facet"]["column"]["field"] == "metric" and costs["resolve"]["scale"]["y"] == "independent"
+    values = next(iter(costs["datasets"].values()))
+    assert {v["metric"] for v in values} == {"KB written / op", "KB read / op", "CPU µs / op",
+                                             "context switches / op"}
+    lat = specs["latency"].to_dict()
+    assert lat["spec"]["encoding"]["y"]["scale"]["type"] == "log" and lat["facet"]["column"]["field"] == "op"
+    rum = specs["rum"].to_dict()
+    enc = rum["layer"][1]["encoding"]
+    assert enc["x"]["field"] == "amplification" and enc["xOffset"]["field"] == "config"
+    assert any("> 1" in s for s in rum["title"]["subtitle"])
+    rows = next(v for k, v in rum["datasets"].items() if any("amplification" in r for r in v))
+    assert {(r["amplification"], r["config"]): r["value"] for r in rows}[("space", "wiredtiger")] == 3.0
+
+
+def test_sweep_only_when_the_data_varies(tmp_path):
+    from engbench.report import charts
+    make_runs(tmp_path / "raw", engines={"wiredtiger": ENGINES["wiredtiger"]}, sweep={"loader_threads": [2, 4]})
+    runs = build_tables(find_runs(tmp_path / "raw"))["runs"]
+    assert charts.sweep_columns(runs) == ["param.loader_threads"]
+    d = charts.sweep(runs, "param.loader_threads", "iibench", "m").to_dict()
+    assert d["spec"]["layer"][0]["encoding"]["x"]["field"] == "x" and "loader_threads" in d["title"]["text"]
+    assert charts.sweep_columns(runs[runs["param.loader_threads"] == 1]) == []
+
+
+def test_paper_is_deterministic_and_quotes_every_number(processed):
+    html = _build(processed, "a")
+    _build(processed, "b")
+    a, b = processed / "a" / "build", processed / "b" / "build"
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for f in files:
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f
+    assert {"paper.md", "paper.html", "numbers.json", "build.json"} <= {f.name for f in files}
+    assert any(f.suffix == ".svg" for f in files) and any(f.suffix == ".png" for f in files)
+    md = (a / "paper.md").read_text()
+    text = html.read_text()
+    numbers = json.loads((a / "numbers.json").read_text())
+    assert numbers["runs"] == "3" and numbers[next(k for k in numbers if k.endswith(".q.max"))] == "52429"
+    for name, value in numbers.items():
+        assert value in md, name
+    # self-contained: figures inline, no external references
+    assert "data:image/svg+xml;base64," in text and 'src="figures/' not in text and "<style>" in text
+    assert "Test CPU @ 2.0GHz" in text and "6.1.0-test" in text and "wKB/op = mean(wkB/s)/q" in text
+
+
+def test_cli_report_and_missing_processed(processed, capsys):
+    from engbench.cli import main
+    assert main(["report", "--processed", str(processed / "processed"), "--raw", str(processed / "raw"),
+                 "--out", str(processed / "p"), "--no-png", "--baseline", "rocksdb"]) == 0
+    assert capsys.readouterr().out.strip().endswith("paper.html")
+    assert not list((processed / "p" / "build").rglob("*.png"))
+    assert (processed / "p" / "build" / "tables").glob("*.rel.csv")
+    assert "× rocksdb" in next((processed / "p" / "build" / "tables").glob("*per_insert.rel.md")).read_text()
+    assert main(["report", "--processed", str(processed / "nothing"), "--out", str(processed / "q")]) == 2
+    assert "missing" in capsys.readouterr().err
