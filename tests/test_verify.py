@@ -1,0 +1,107 @@
+"""engbench verify: from the committed paper back to sealed raw captures. Each kind of tampering
+is caught and named, and the exit status says whether everything matched."""
+
+import json
+import os
+import shutil
+import stat
+
+import pytest
+
+from engbench.cli import main
+from engbench.process import build_tables, find_runs, write_tables
+from test_report import make_runs
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory):
+    """Sealed runs, processed, and a paper built from them (as it would be committed)."""
+    root = tmp_path_factory.mktemp("verify")
+    make_runs(root / "raw", engines={"wiredtiger": (1.0, 1, 3 * 2**28), "rocksdb": (2.0, 2, 2**28)})
+    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    assert main(["report", "--processed", str(root / "processed"), "--raw", str(root / "raw"),
+                 "--out", str(root / "paper")]) == 0
+    return root
+
+
+@pytest.fixture
+def copy(committed, tmp_path):
+    for name in ("raw", "paper"):
+        shutil.copytree(committed / name, tmp_path / name)
+    for root, dirs, files in os.walk(tmp_path):
+        for n in dirs + files:
+            p = os.path.join(root, n)
+            os.chmod(p, os.stat(p).st_mode | stat.S_IWUSR)
+    return tmp_path
+
+
+def _verify(root, capsys):
+    rc = main(["verify", "--raw", str(root / "raw"), "--paper", str(root / "paper")])
+    return rc, capsys.readouterr().out
+
+
+def test_untouched_paper_verifies(copy, capsys):
+    rc, out = _verify(copy, capsys)
+    assert rc == 0 and out == ""
+
+
+def test_flipped_byte_in_a_raw_file(copy, capsys):
+    run = sorted((copy / "raw").iterdir())[0]
+    f = run / "vmstat.txt"
+    data = bytearray(f.read_bytes())
+    i = data.rindex(b" 1 ")  # a vmstat us/sy column near the end of the window
+    data[i + 1] = ord("9")
+    f.write_bytes(bytes(data))
+    rc, out = _verify(copy, capsys)
+    assert rc == 1
+    assert f"raw: {run.name}/vmstat.txt: changed (sha256 differs)" in out
+
+
+def test_deleted_and_extra_files(copy, capsys):
+    runs = sorted((copy / "raw").iterdir())
+    (runs[0] / "driver" / "histograms.csv").unlink()
+    (runs[1] / "notes.txt").write_text("added later\n")
+    rc, out = _verify(copy, capsys)
+    assert rc == 1
+    assert f"raw: {runs[0].name}/driver/histograms.csv: missing" in out
+    assert f"raw: {runs[1].name}/notes.txt: extra file, not in SHA256SUMS" in out
+    assert f"process: {runs[0].name}: cannot be reprocessed" in out  # and the rest is still compared
+    assert "paper: numbers.json: runs: committed 2, recomputed 1" in out
+
+
+def test_changed_number_in_committed_tables(copy, capsys):
+    tables = copy / "paper" / "build" / "tables"
+    csv = next(tables.glob("*.per_insert.csv"))
+    text = csv.read_text()
+    assert "\nrocksdb,1,52429," in text
+    csv.write_text(text.replace("\nrocksdb,1,52429,", "\nrocksdb,1,62429,"))
+    nums = copy / "paper" / "build" / "numbers.json"
+    doc = json.loads(nums.read_text())
+    key = next(k for k in doc if k.endswith(".write_amp.min"))
+    doc[key] = "0.01"
+    nums.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    rc, out = _verify(copy, capsys)
+    assert rc == 1
+    assert (f"paper: tables/{csv.name}: engine=rocksdb, column 'ips (inserts/s)': "
+            f"committed 62429, recomputed 52429") in out
+    assert f"paper: numbers.json: {key}: committed 0.01, recomputed 0.50" in out
+    assert "raw:" not in out
+
+
+def test_missing_extra_and_changed_paper_files(copy, capsys):
+    build = copy / "paper" / "build"
+    svg = next((build / "figures").glob("*.rum.svg"))
+    svg.unlink()
+    (build / "figures" / "old.svg").write_text("<svg/>")
+    (build / "paper.md").write_text((build / "paper.md").read_text().replace("B-tree", "Btree"))
+    rc, out = _verify(copy, capsys)
+    assert rc == 1
+    assert f"paper: figures/{svg.name}: missing from the committed build" in out
+    assert "paper: figures/old.svg: extra file in the committed build" in out
+    assert "paper: paper.md: changed" in out
+
+
+def test_no_committed_build(copy, capsys):
+    shutil.rmtree(copy / "paper" / "build")
+    rc, out = _verify(copy, capsys)
+    assert rc == 1 and "no committed build" in out
