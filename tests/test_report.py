@@ -248,3 +248,15 @@ def test_cli_report_and_missing_processed(processed, capsys):
     assert "× rocksdb" in next((processed / "p" / "build" / "tables").glob("*per_insert.rel.md")).read_text()
     assert main(["report", "--processed", str(processed / "nothing"), "--out", str(processed / "q")]) == 2
     assert "missing" in capsys.readouterr().err
+
+
+def test_main_job_ends_with_process_and_paper(scratch, monkeypatch, capsys):
+    from engbench.cli import main_job
+    from engbench.report import paper
+    dirs = make_runs(scratch / "raw", engines={"rocksdb": ENGINES["rocksdb"]})
+    orig = paper.build
+    monkeypatch.setattr(paper, "build", lambda p, r, out: orig(p, r, scratch / "paper", png=False))
+    assert main_job._process_and_report(dirs) == 0
+    out = capsys.readouterr().out
+    assert f"paper: {scratch / 'paper' / 'build' / 'paper.html'}" in out
+    assert (scratch / "processed" / "runs.parquet").exists()

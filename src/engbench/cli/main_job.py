@@ -1,8 +1,11 @@
 """`engbench main`: the README's first command. Runs the iibench notebook (through papermill)
 on every available embedded engine at a size that finishes in a few minutes here, and lists the
-run directories it wrote."""
+run directories it wrote; then processes every run directory in data/raw (the new ones with the
+ones already there) into data/processed and builds the paper from it (paper/build/), and prints
+the path of paper.html to open."""
 
 import sys
+import warnings
 from pathlib import Path
 
 from .. import experiments, notebooks, paths
@@ -29,4 +32,29 @@ def run(args) -> int:
     if error is not None:
         print(f"engbench main: the notebook failed: {error}", file=sys.stderr)
         return 1
+    return _process_and_report(run_dirs)
+
+
+def _process_and_report(run_dirs) -> int:
+    """data/raw (with the new runs) → data/processed → paper/build/; prints paper.html's path."""
+    from ..process import build_tables, find_runs, write_tables
+    from ..report import paper
+
+    raw, processed = paths.raw_dir(), paths.processed_dir()
+    dirs = sorted(set(find_runs(raw)) | {Path(d) for d in run_dirs})
+    log = lambda msg: print(f"engbench main: {msg}", file=sys.stderr)  # noqa: E731
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            tables = build_tables(dirs, log=log)
+        except Exception as exc:  # ParseError, RunError, OSError: name the run and stop
+            log(f"processing failed: {exc}")
+            return 2
+    for w in caught:
+        log(f"warning: {w.message}")
+    write_tables(tables, processed)
+    log(f"processed {len(tables['runs'])} runs into {processed}")
+    html = paper.build(processed, raw, paths.REPO / "paper")
+    print(f"paper: {html}")
+    print(f"open it with: xdg-open {html}  (or any browser; it is self-contained)")
     return 0
