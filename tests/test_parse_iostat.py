@@ -227,3 +227,14 @@ def test_non_utf8_refused_as_not_text(tmp_path):
     f.write_bytes(b"Linux \xff\xfe\n")
     with pytest.raises(ParseError, match=r"bin\.txt: not text"):
         parse_iostat(f)
+
+
+def test_fast_path_gives_way_on_na_words():
+    """read_csv reads a device named like an NA word as NaN; the fast path (no NA filter) must
+    not silently differ from the reference."""
+    text = BANNER + report(UB18, ["NA" + ROW18[3:], ROW18]) * 2
+    fast, ref = _both(text)
+    assert fast is None
+    pd.testing.assert_frame_equal(parse_iostat_text(text), ref, check_exact=True)
+    with pytest.raises(ParseError, match=r"fx:7: short device row"):
+        parse_iostat_text(BANNER + report(UB18, [ROW18.replace(" 40.00 ", " nan ")]), source="fx")

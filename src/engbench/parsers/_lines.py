@@ -152,12 +152,27 @@ def whitespace_sep(rows: bytes, no_trailing_blank: bool) -> dict:
 
 def read_rows(rows: bytes, cols, dtype, no_trailing_blank=False):
     """``rows`` (newline-joined, ASCII) → frame with ``cols``, or None when read_csv does not
-    return exactly one row per line with every column (the caller then falls back)."""
+    return exactly one row per line with every column (the caller then falls back).
+
+    ``na_filter=False`` (~15% faster: no token is compared with the NA words): an empty or NA-ish
+    number is then an error, hence a fallback, as the reference refuses it too; a string column
+    holding an NA word (the reference would read NaN) also falls back."""
     try:
         frame = pd.read_csv(io.BytesIO(rows), header=None, names=cols, dtype=dtype, engine="c",
-                            **whitespace_sep(rows, no_trailing_blank))
+                            na_filter=False, **whitespace_sep(rows, no_trailing_blank))
     except (ValueError, pd.errors.ParserError):
         return None
     if not isinstance(frame.index, pd.RangeIndex):
         return None
+    for c in cols:
+        if not pd.api.types.is_numeric_dtype(frame[c]) and frame[c].isin(_NA_WORDS).any():
+            return None
     return frame
+
+
+try:
+    from pandas._libs.parsers import STR_NA_VALUES as _NA_WORDS
+except ImportError:  # pragma: no cover - the same list, as pandas documents it
+    _NA_WORDS = {"", "#N/A", "#N/A N/A", "#NA", "-1.#IND", "-1.#QNAN", "-NaN", "-nan", "1.#IND",
+                 "1.#QNAN", "<NA>", "N/A", "NA", "NULL", "NaN", "None", "n/a", "nan", "null"}
+_NA_WORDS = list(_NA_WORDS)
