@@ -31,9 +31,10 @@ from .parsers.vmstat import unit_from_argv
 
 # workload → main op whose items are the operations (None: items of all ops); other workloads count
 # requests of all ops. sysbench-update: "update" holds every step (update.c<N> repeat it per step);
-# cache-pollution: the hot point reads ("get"), not the one cold pass or the hot scan.
+# cache-pollution: the hot point reads ("get"), not the one cold pass or the hot scan; linkbench:
+# "request" repeats every request once with items = 1, so its items are the transactions.
 ITEM_WORKLOADS = {"iibench": "insert", "fillseq": None, "bulk-insert": "insert", "sysbench-update": "update",
-                  "cache-pollution": "get"}
+                  "cache-pollution": "get", "linkbench": "request"}
 PER_N = 200_000
 COVERAGE_MIN = 0.99
 INCOMPLETE = {"failed", "interrupted", "running"}
