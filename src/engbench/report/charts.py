@@ -175,7 +175,7 @@ def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
     long = long[["run_id", "engine", "x", "metric", "value"]].dropna(subset=["value"])
     engines = sorted(sub["engine"].unique())
     name = column.split(".", 1)[1]
-    base = alt.Chart().encode(x=alt.X("x:O", title=name, sort=order),
+    base = alt.Chart().encode(x=alt.X("x:O", title=name, sort=order, axis=alt.Axis(labelAngle=0)),
                               color=alt.Color("engine:N", scale=theme.engine_scale(engines)))
     lines = base.mark_line(point=True).encode(y=alt.Y("mean(value):Q", title=None))
     pts = base.mark_point(opacity=0.4, filled=False).encode(y="value:Q")
