@@ -309,10 +309,10 @@ TEST_P(EngineTest, PersistsAcrossReopen) {
 }
 
 TEST_P(EngineTest, TablesAreSeparate) {
-  int a = engine_->table("ta", eb::TableKind::Record);
-  int b = engine_->table("tb", eb::TableKind::Record);
+  int a = engine_->table("coll.ta", eb::TableKind::Record);
+  int b = engine_->table("coll.tb", eb::TableKind::Record);
   EXPECT_NE(a, b);
-  EXPECT_EQ(engine_->table("ta", eb::TableKind::Record), a);  // same name, same handle
+  EXPECT_EQ(engine_->table("coll.ta", eb::TableKind::Record), a);  // same name, same handle
   auto s = engine_->session();
   s->put(a, "k", "in-a");
   s->put(b, "k2", "in-b");
