@@ -1,0 +1,223 @@
+"""Writes the notebooks of the other workloads of the source documents (sysbench-update,
+bulk-insert, linkbench, cache-pollution), kept output-free. Run it after editing the cell texts
+below; the notebooks are committed, this script is how they are made (same pattern as
+scripts/make_notebooks.py). The `parameters` cells hold tiny literal defaults so that
+`pytest --nbval-lax notebooks` runs each in seconds; experiment sizes live in
+notebooks/params/<workload>_*.yaml and are passed by papermill."""
+
+from pathlib import Path
+
+import nbformat as nbf
+
+HERE = Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def md(text):
+    return nbf.v4.new_markdown_cell(text.strip())
+
+
+def code(text, tags=()):
+    cell = nbf.v4.new_code_cell(text.strip())
+    if tags:
+        cell.metadata["tags"] = list(tags)
+    return cell
+
+
+def save(name, cells):
+    nb = nbf.v4.new_notebook()
+    nb.cells = cells
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nbf.write(nb, HERE / name)
+
+
+RUN = """
+from engbench import experiments
+
+runs = experiments.run({workload!r}, engines, params, knobs, seed=seed, repeat=repeat, show_progress=False)
+runs
+"""
+
+SUMMARIES = """
+import json
+from pathlib import Path
+
+import pandas as pd
+
+
+def summary(run_dir):
+    return json.loads((Path(run_dir) / "driver" / "summary.json").read_text())
+"""
+
+save("sysbench_update.ipynb", [
+    md("""
+# sysbench-update: updates by primary key as the number of clients grows
+
+The source document (seed 001) runs sysbench's update test against MongoDB, TokuMX and InnoDB
+with 8, 16, 32 and 64 concurrent clients and reports, per concurrency, updates per second (TPS),
+iostat reads per second and their ratio, **disk reads per update**. An update is a
+read-modify-write: the row's page is read (from the cache, or from disk when the data is larger
+than the cache) and written back later. A B-tree that must also read an index leaf pays about two
+reads per update; engines that do not block other clients on a page fault gain TPS with
+concurrency, engines with a coarse lock do not.
+
+Here `sysbench-update` builds sysbench's table shape as collections `sbtest1..N` (`id`, `k`
+indexed, `c` 120 characters, `pad` 60), loads `table_size` rows each, then runs **one step per
+client count in `clients`** inside one driver run. `mode=non-index` rewrites `c` (no index entry
+moves, sysbench `update_non_index`); `mode=index` increments `k`, moving its index entry
+(`update_index`). Each step's window (start/end, requests) is in the driver's `summary.json`
+`steps`, so disk reads per update come from iostat over exactly that window. The defaults below
+are tiny so the notebook checks quickly; `sysbench_update_sweep.yaml` is the experiment size.
+"""),
+    code("""
+engines = ["sqlite", "rocksdb"]
+seed = 1
+repeat = 1
+params = {"tables": 1, "table_size": 5000, "mode": "non-index", "clients": [1, 2], "seconds_per_step": 0.5}
+knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
+""", tags=["parameters"]),
+    code(RUN.format(workload="sysbench-update")),
+    code(SUMMARIES + """
+steps = pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, **s}
+                      for r in runs.itertuples() for s in summary(r.run_dir).get("steps", [])])
+steps.pivot_table(index="engine", columns="clients", values="requests_per_s").round(0)
+"""),
+    md("""
+**Reading the table.** Updates per second for each engine (rows) at each client count (columns),
+each over its own step window — the TPS table of the source. With a cache far smaller than the
+data, the iostat reads over the same windows divided by these rates give the "disk reads per
+update" table (`engbench process` trims iostat to windows; the step windows are in
+`summary.json`). On a 2-core machine, more than two clients mostly measure contention and
+scheduling, which is itself a finding when an engine's TPS falls instead of staying flat.
+"""),
+])
+
+save("bulk_insert.ipynb", [
+    md("""
+# bulk-insert: tiny documents, journal and compression
+
+The source document (seed 002) pushes MongoDB/WiredTiger to over a million inserts per second
+with documents that hold only an `_id`, inserted in unordered batches of 1000 by several loaders,
+and shows what the **journal** and **block compression** cost: with documents this small the work
+per insert is mostly per-batch overhead, index maintenance of `_id` and log writes.
+
+`bulk-insert` inserts `{_id: <int>}` documents in batches of `batch` (one transaction each) by
+`threads` loaders over disjoint id ranges. Journal and compression are engine knobs
+(`wiredtiger.log`, `wiredtiger.block_compressor`, `rocksdb.wal`, `rocksdb.compression`); the
+experiment files `bulk_insert_journal_{on,off}[_nocompression].yaml` vary them. The driver reports
+documents per second and **bytes on disk per document** (allocated bytes of the data directory
+after the engine closed, log files included).
+"""),
+    code("""
+engines = ["sqlite", "rocksdb"]
+seed = 1
+repeat = 1
+params = {"num": 50000, "batch": 1000, "threads": 1}
+knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
+""", tags=["parameters"]),
+    code(RUN.format(workload="bulk-insert")),
+    code(SUMMARIES + """
+pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
+               "docs_per_s": round(s["rates"]["insert"]["items_per_s"]),
+               "bytes_per_document": round(s.get("bytes_per_document", 0), 1),
+               "p99_batch_ms": s["latency_us"]["insert"]["p99"] / 1000}
+              for r in runs.itertuples() for s in [summary(r.run_dir)]])
+"""),
+    md("""
+**Reading the table.** `docs_per_s` is the insert rate of the measured window; `bytes_per_document`
+includes the engine's log/journal files and preallocation, so on small runs it is dominated by
+fixed-size files — compare it at experiment size. `p99_batch_ms` is the 99th percentile latency
+of one batch of `batch` documents.
+"""),
+])
+
+save("linkbench.ipynb", [
+    md("""
+# linkbench: a social graph's mixed workload
+
+LinkBench models Facebook's social graph: **nodes**, **links** between them (with a type, a
+visibility and a time) and a **count** of links per (node, type). The source document (seed 000)
+runs it against MongoDB's engines (MongoRocks, WiredTiger, mmapv1) and reports, per transaction,
+throughput (tps), iostat reads (r/t), KB read and written (rKB/t, wKB/t), CPU (Mcpu/t), and p99
+latency of update_node, get_node, update_link and get_links_list.
+
+`linkbench` loads nodes `1..maxid1-1` with a heavy-tailed number of links each (a stand-in for
+LinkBench's measured distribution, mean 4.74 links per node), then runs the ten request types in
+LinkBench's 2011 default mix — half of all requests are `get_links_list`, a scan of a node's
+newest visible links of one type through the covering index `(id1, link_type, visibility, time,
+…)`. Ids follow Zipf distributions (a few nodes are very hot), so the cache holds the hot part
+and the cold part costs reads. Link writes change the link and its count row in one transaction.
+The defaults below are tiny; `linkbench_small.yaml` is the experiment size.
+"""),
+    code("""
+engines = ["sqlite", "rocksdb"]
+seed = 1
+repeat = 1
+params = {"maxid1": 2001, "requests": 5000, "threads": 1}
+knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
+""", tags=["parameters"]),
+    code(RUN.format(workload="linkbench")),
+    code(SUMMARIES + """
+ops = ["update_node", "get_node", "update_link", "get_links_list"]
+pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
+               "tps": round(s["rates"]["request"]["requests_per_s"]),
+               **{f"{op} p99 ms": s["latency_us"][op]["p99"] / 1000 for op in ops},
+               "links/node": s["load"]["links_per_node"]}
+              for r in runs.itertuples() for s in [summary(r.run_dir)]])
+"""),
+    md("""
+**Reading the table.** `tps` is requests per second over the measured window (the source's tps);
+the p99 columns are per operation in milliseconds, the four the source tables show. The
+per-transaction I/O and CPU columns (r/t, rKB/t, wKB/t, Mcpu/t) come from `engbench process`,
+which divides iostat and vmstat over the same window by the requests. At tiny sizes everything
+is cached and the engines differ only in CPU per request.
+"""),
+])
+
+save("cache_pollution.ipynb", [
+    md("""
+# cache-pollution: does one big scan evict the working set?
+
+The source thread (seed 004, MongoDB SERVER-37590) asks whether WiredTiger's **read_once**
+cursors help: a scan (or a foreground index build) over a collection larger than the cache
+normally pulls every page through the cache and evicts the hot working set of other clients;
+with read_once the scanned pages are evicted first. The evidence there is cache statistics
+before and after the pass, read throughput during it, and how long a scan of the hot collection
+takes afterwards (cached or not).
+
+`cache-pollution` loads a **hot** collection (meant to fit in the cache) and a **cold** one
+(meant not to), starts random point reads on the hot one, then passes over the cold one once
+(`cold_action` = `scan` or `index`, building an index by scanning) with `read_once` on or off
+(WiredTiger `read_once=true`, RocksDB `fill_cache=false`). The driver writes engine statistics
+before, right after the cold pass (`engine_stats_mid.json`) and at the end, the read rate before,
+during and after the pass, and the time of a full hot scan afterwards (op `scan_hot`). The
+defaults below are tiny; `cache_pollution_*.yaml` are the experiment variants.
+"""),
+    code("""
+engines = ["wiredtiger", "rocksdb"]
+seed = 1
+repeat = 1
+params = {"hot_docs": 2000, "cold_docs": 20000, "doc_size": 500, "threads": 1, "cold_action": "scan",
+          "read_once": True, "cold_delay_seconds": 0.3, "after_seconds": 0.3}
+knobs = {"wiredtiger.cache_size": "8MB", "rocksdb.block_cache_size": "8MB"}
+""", tags=["parameters"]),
+    code(RUN.format(workload="cache-pollution")),
+    code(SUMMARIES + """
+cold_op = "cold_index" if params.get("cold_action") == "index" else "cold_scan"
+pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "read_once": s["phases"]["read_once"],
+               **{f"gets/s {p}": round(s["phases"][f"gets_per_s_{p}"]) for p in ("before", "during", "after")},
+               "cold pass s": s["latency_us"][cold_op]["max"] / 1e6,
+               "hot scan ms": s["latency_us"]["scan_hot"]["max"] / 1000}
+              for r in runs.itertuples() for s in [summary(r.run_dir)]])
+"""),
+    md("""
+**Reading the table.** Read throughput on the hot collection before, during and after the cold
+pass; if the pass pollutes the cache, `during` and `after` drop and the hot scan takes longer.
+Run the same experiment with `read_once` true and false (the two `cache_pollution_*read_once.yaml`
+files) to see what the option changes; compare the engines' cache counters in
+`engine_stats_before.json`, `engine_stats_mid.json` and `engine_stats_after.json` of each run
+(for WiredTiger, "pages evicted" and "bytes currently in the cache"). When the whole data set fits
+in the operating system's page cache, an evicted page costs a copy, not a disk read, and the
+effect shrinks.
+"""),
+])
