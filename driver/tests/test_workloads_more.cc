@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "core/collection.h"
 #include "core/config.h"
@@ -403,6 +404,39 @@ TEST_P(CachePollutionOn, ColdPassThenHotScanWithMidStats) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllEngines, CachePollutionOn, ::testing::ValuesIn(ebtest::engine_names()), name_of);
+
+TEST(Interrupt, AStopFlagEndsSweepsAndTimedPhasesPromptly) {
+  struct Case { const char* wl; eb::json params; };
+  std::vector<Case> cases = {
+      {"sysbench-update", {{"table_size", 200}, {"clients", {1, 2}}, {"seconds_per_step", 30}}},
+      {"cache-pollution", {{"hot_docs", 100}, {"cold_docs", 100}, {"cold_delay_seconds", 30}, {"after_seconds", 30}}},
+      {"linkbench", {{"maxid1", 101}, {"requests", 0}, {"max_seconds", 30}}},
+      {"bulk-insert", {{"num", 0}, {"max_seconds", 30}}},
+  };
+  for (auto& c : cases) {
+    ebtest::TempDir d;
+    eb::ResolvedConfig cfg;
+    std::vector<std::string> problems;
+    ASSERT_TRUE(eb::resolve_config(config(c.wl, "null", d.path, c.params), &cfg, &problems)) << problems[0];
+    std::atomic<bool> stop{false};
+    std::ostringstream progress;
+    eb::RunOptions o;
+    o.progress = &progress;
+    o.stop = &stop;
+    std::thread t([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      stop.store(true);
+    });
+    auto t0 = std::chrono::steady_clock::now();
+    int rc = eb::run_benchmark(cfg, o);
+    t.join();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    EXPECT_EQ(rc, 130) << c.wl;
+    EXPECT_LT(secs, 3.0) << c.wl;
+    auto s = eb::json::parse(ebtest::read_text(d.path + "/out/summary.json"));
+    EXPECT_EQ(s["status"], "interrupted") << c.wl;
+  }
+}
 
 TEST(Refusals, BadParamsOfTheNewWorkloadsAreRefused) {
   auto problems_of = [](const std::string& wl, eb::json params) {
