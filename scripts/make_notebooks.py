@@ -52,6 +52,7 @@ while `iostat` and `vmstat` are captured, and everything lands in an immutable r
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
+description = "smoke size (notebook defaults)"
 params = {"max_rows": 20000, "batch": 1000, "loader_threads": 1, "num_secondary_indexes": 3,
           "length_char_fields": 100, "percent_compressible": 90}
 knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
@@ -60,7 +61,8 @@ knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
     code("""
 from engbench import experiments
 
-runs = experiments.run("iibench", engines, params, knobs, seed=seed, repeat=repeat, show_progress=False)
+runs = experiments.run("iibench", engines, params, knobs, seed=seed, repeat=repeat,
+                       description=description, show_progress=False)
 runs
 """),
     md("""

@@ -34,7 +34,8 @@ def save(name, cells):
 RUN = """
 from engbench import experiments
 
-runs = experiments.run({workload!r}, engines, params, knobs, seed=seed, repeat=repeat, show_progress=False)
+runs = experiments.run({workload!r}, engines, params, knobs, seed=seed, repeat=repeat,
+                       description=description, show_progress=False)
 runs
 """
 
@@ -73,6 +74,7 @@ are tiny so the notebook checks quickly; `sysbench_update_sweep.yaml` is the exp
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
+description = "smoke size (notebook defaults)"
 params = {"tables": 1, "table_size": 5000, "mode": "non-index", "clients": [1, 2], "seconds_per_step": 0.5}
 knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
 """, tags=["parameters"]),
@@ -112,6 +114,7 @@ after the engine closed, log files included).
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
+description = "smoke size (notebook defaults)"
 params = {"num": 50000, "batch": 1000, "threads": 1}
 knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
 """, tags=["parameters"]),
@@ -153,6 +156,7 @@ The defaults below are tiny; `linkbench_small.yaml` is the experiment size.
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
+description = "smoke size (notebook defaults)"
 params = {"maxid1": 2001, "requests": 5000, "threads": 1}
 knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
 """, tags=["parameters"]),
@@ -197,6 +201,7 @@ defaults below are tiny; `cache_pollution_*.yaml` are the experiment variants.
 engines = ["wiredtiger", "rocksdb"]
 seed = 1
 repeat = 1
+description = "smoke size (notebook defaults)"
 params = {"hot_docs": 2000, "cold_docs": 20000, "doc_size": 500, "threads": 1, "cold_action": "scan",
           "read_once": True, "cold_delay_seconds": 0.3, "after_seconds": 0.3}
 knobs = {"wiredtiger.cache_size": "8MB", "rocksdb.block_cache_size": "8MB"}

@@ -214,3 +214,12 @@ def test_repeated_runs_each_get_their_own_directory(scratch):
     assert list(table["engine"]) == ["null", "lmdb", "null", "lmdb"]
     assert list(table["repetition"]) == [1, 1, 2, 2]
     assert table["run_dir"].nunique() == 4 and set(table["status"]) == {"ok"}
+
+
+def test_the_experiment_file_names_the_run(scratch):
+    params_file = Path(__file__).resolve().parents[1] / "notebooks" / "params" / "iibench_tiny.yaml"
+    out = engbench("run", "iibench", "--engine", "null", "--params", str(params_file), "--no-progress")
+    assert out.returncode == 0, out.stderr
+    m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
+    assert m["experiment"] == "iibench smoke size"
+    assert m["params"]["max_rows"] == 20000 and m["seed"] == 1

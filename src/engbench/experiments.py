@@ -20,12 +20,13 @@ def available_engines(include_null: bool = False) -> list[str]:
 
 def run(workload: str, engines: list[str], params_: dict | None = None, knobs: dict | None = None,
         seed: int = 1, out_dir: Path | None = None, show_progress: bool = True,
-        repeat: int = 1) -> pd.DataFrame:
+        repeat: int = 1, description: str | None = None) -> pd.DataFrame:
     """Run `workload` on each engine, `repeat` times (rounds interleave the engines, so slow drift
     of a shared machine spreads over all of them rather than landing on one); one row per run:
     engine, repetition, status, run_dir, the driver's headline rates. All parameters are checked
     for every engine before the first run starts, so a typo does not surface after an hour of
-    runs. Every repetition uses the same seed: the spread is the machine's, not the data's."""
+    runs. Every repetition uses the same seed: the spread is the machine's, not the data's.
+    `description` names the experiment in each run's manifest (and so in the report)."""
     if repeat < 1:
         raise ValueError(f"repeat must be >= 1, got {repeat}")
     requests = [params.RunRequest(workload, e, dict(params_ or {}), params.knobs_for(e, dict(knobs or {})),
@@ -35,7 +36,7 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
     rows = []
     for rep in range(repeat):
         for req in requests:
-            result = runs.execute(req, out_dir=out_dir, show_progress=show_progress,
+            result = runs.execute(req, out_dir=out_dir, show_progress=show_progress, experiment=description,
                                   argv=["engbench.experiments.run", workload, req.engine, f"repetition={rep + 1}"])
             rows.append({"engine": req.engine, "repetition": rep + 1, "status": result.status,
                          "run_dir": str(result.run_dir), **_headline(result.run_dir)})

@@ -107,3 +107,10 @@ def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file
     knobs = knobs_for(engine, {**data.get("knobs", {}), **set_knobs})
     final_seed = seed if seed is not None else set_seed if set_seed is not None else data.get("seed", 1)
     return RunRequest(workload=workload, engine=engine, params=params, knobs=knobs, seed=int(final_seed))
+
+
+def description(params_file: Path | None) -> str | None:
+    """The experiment's name: its file's `description`, else the file's stem."""
+    if not params_file:
+        return None
+    return load_file(params_file).get("description") or Path(params_file).stem

@@ -83,7 +83,7 @@ def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, ar
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
-            show_progress: bool = True) -> RunResult:
+            show_progress: bool = True, experiment: str | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
     started = rundir.utc_now()
     # Validate with the final paths before creating anything (the driver creates nothing here).
@@ -99,6 +99,7 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
     config = req.config(data_dir, drv_dir)
     (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
     manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
+    manifest["experiment"] = experiment
     rundir.write_manifest(run_dir, manifest)
 
     tools = [capture.ToolCapture(n, argv_, run_dir / f"{n}.txt") for n, argv_ in capture.TOOLS.items()]

@@ -28,7 +28,8 @@ def run(args) -> int:
     try:
         req = params.resolve(args.workload, args.engine, args.sets, args.params, args.seed)
         result = runs.execute(req, out_dir=args.out, argv=sys.argv, keep_data=args.keep_data,
-                              show_progress=not args.no_progress)
+                              show_progress=not args.no_progress,
+                              experiment=params.description(args.params))
     except (params.ParamError, driver.InvalidConfig) as exc:
         print(f"engbench run: refused, nothing written:\n{exc}", file=sys.stderr)
         return 2
