@@ -75,3 +75,19 @@ def test_rum_ratios():
     assert nz.space_amplification(150, 100) == 1.5
     assert math.isnan(nz.read_amplification(10, 0))  # nothing read logically
     assert math.isnan(nz.space_amplification(10, None))
+
+
+def test_partial_intervals_are_shorter_than_half_the_report_interval():
+    assert nz.partial_intervals([1.0, 0.6, 0.5, 0.49, 0.012]).tolist() == [False, False, False, True, True]
+    assert nz.partial_intervals([4.0, 1.9], report_interval_s=5).tolist() == [False, True]
+
+
+def test_window_costs_over_a_window_by_hand():
+    io = pd.DataFrame({"timestamp": pd.to_datetime([101, 102, 103, 104], unit="s", utc=True),
+                       **{f"{k}_per_s": [10.0, 20.0, 30.0, 40.0] for k in ("r", "rkb", "w", "wkb", "d", "dkb")}})
+    vm = pd.DataFrame({"timestamp": io["timestamp"], "cs": [1.0, 2.0, 3.0, 4.0], "us": [10.0] * 4, "sy": [30.0] * 4})
+    c = nz.window_costs(io, vm, 100, 102, 300)  # samples 101, 102; q = 150/s
+    assert (c["n_iostat"], c["coverage"], c["q"], c["r_per_s"]) == (2, 1.0, 150, 15)
+    assert c["r_per_op"] == pytest.approx(0.1) and c["mcpu_per_op"] == pytest.approx(40e6 / 150)
+    empty = nz.window_costs(io, vm, 104, 104, 0)  # a step that did not run
+    assert empty["coverage"] == 0 and math.isnan(empty["r_per_op"])

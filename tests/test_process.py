@@ -129,3 +129,103 @@ def test_garbled_capture_names_file_and_line(tmp_path, capsys):
         build_tables([d])
     assert main(["process", str(d), "--out", str(tmp_path / "o")]) == 2
     assert "iostat.txt:" in capsys.readouterr().err
+
+
+def _patch(path, fn):
+    doc = json.loads(path.read_text())
+    fn(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_partial_last_interval_is_marked_and_left_out_of_rate_percentiles(tmp_path):
+    d = make_run(tmp_path)
+    with open(d / "driver" / "intervals.csv", "a") as f:  # 1000 documents in 0.012 s: "83k/s"
+        f.write(f"11,{T0 + 10},{T0 + 10.012},0,insert,1,1000,0,1024000,800,3000,4011\n")
+    got = process_run(d)
+    ivl = got["intervals"]
+    assert ivl["partial"].tolist() == [False] * 11 + [True]
+    assert ivl["items_per_s"].iloc[-1] == pytest.approx(1000 / 0.012, rel=1e-4)
+    r = got["runs"]
+    # the same percentiles as without the 12-ms interval (with it, p75 would be 30000)
+    assert (r["rate_p50"], r["rate_p75"], r["rate_p90"], r["rate_p95"]) == (30000, 22144, 20000, 10000)
+    # half of report_interval_s is the threshold: at 0.02 s a 0.012-s interval is whole
+    _patch(d / "driver" / "summary.json", lambda s: s["params"].update(report_interval_s=0.02))
+    assert not process_run(d)["intervals"]["partial"].any()
+
+
+def make_sysbench_run(root):
+    """make_run relabelled sysbench-update with three steps: c1 over [T0, T0+4] (2000 updates),
+    c2 over [T0+4, T0+10] (6000 updates), c4 that did not run."""
+    d = make_run(root, name="20261121T054532Z_sysbench-update_wiredtiger_vm")
+    steps = [{"name": "update.c1", "clients": 1, "start_unix_s": T0, "end_unix_s": T0 + 4, "seconds": 4,
+              "requests": 2000, "requests_per_s": 500, "ran": True},
+             {"name": "update.c2", "clients": 2, "start_unix_s": T0 + 4, "end_unix_s": T0 + 10, "seconds": 6,
+              "requests": 6000, "requests_per_s": 1000, "ran": True},
+             {"name": "update.c4", "clients": 4, "start_unix_s": T0 + 10, "end_unix_s": T0 + 10, "seconds": 0,
+              "requests": 0, "requests_per_s": 0, "ran": False}]
+
+    def summ(s):
+        s.update(workload="sysbench-update", steps=steps, load={"rows": 5000, "seconds": 2.5, "k_sum": 1})
+        s["params"] = {"clients": [1, 2, 4], "table_size": 5000}
+        s["totals"] = {"update": {"requests": 8000, "items": 8000, "logical_bytes_read": 0,
+                                  "logical_bytes_written": 8000 * 200, "errors": 0}}
+    _patch(d / "driver" / "summary.json", summ)
+    _patch(d / "manifest.json", lambda m: m.update(workload="sysbench-update", params={"clients": [1, 2, 4]},
+                                                   experiment="sysbench sweep"))
+    return d
+
+
+def test_sysbench_steps_by_hand(tmp_path):
+    got = process_run(make_sysbench_run(tmp_path))
+    st = got["steps"].set_index("clients")
+    assert st["step"].tolist() == ["update.c1", "update.c2", "update.c4"]
+    # c1: samples stamped 34..37 (midpoints in [33, 37)): r/s 0, 24, 1, 0 → 6.25; tps 500
+    c1 = st.loc[1]
+    assert (c1["n_iostat"], c1["coverage"], c1["tps"]) == (4, 1.0, 500)
+    assert c1["r_per_s"] == pytest.approx(6.25) and c1["r_per_t"] == pytest.approx(6.25 / 500)
+    assert c1["wkb_per_t"] == pytest.approx((98304 + 163848) / 4 / 500)
+    assert c1["rkb_per_t"] == pytest.approx((224 + 4) / 4 / 500)
+    # vmstat 34..37: us+sy 1, 49, 1, 0 → 12.75; cs 60, 76, 95, 46 → 69.25
+    assert c1["mcpu_per_t"] == pytest.approx(12.75e6 / 500) and c1["cs_per_t"] == pytest.approx(69.25 / 500)
+    # c2: stamped 38..43: r/s 0, 5, 0, 0, 7, 0 → 2; us+sy 0, 1, 0, 1, 0, 0 → 1/3; tps 1000
+    c2 = st.loc[2]
+    assert (c2["n_iostat"], c2["seconds"], c2["requests"]) == (6, 6, 6000)
+    assert c2["r_per_t"] == pytest.approx(2 / 1000) and c2["mcpu_per_t"] == pytest.approx(1e6 / 3 / 1000)
+    c4 = st.loc[4]
+    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_t"] != c4["r_per_t"]
+    assert got["runs"]["experiment"] == "sysbench sweep"
+    # the load: rows / seconds, no window recorded → no costs
+    ld = got["loads"].iloc[0]
+    assert ld["ips"] == 2000 and not ld["window"] and ld["wkb_per_i"] != ld["wkb_per_i"]
+
+
+def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
+    d = make_run(tmp_path, name="20261121T054532Z_linkbench_wiredtiger_vm")
+    _patch(d / "driver" / "summary.json", lambda s: s.update(
+        workload="linkbench", load={"nodes": 1000, "links": 3000, "counts": 500, "seconds": 4,
+                                    "start_unix_s": T0, "end_unix_s": T0 + 4}))
+    _patch(d / "manifest.json", lambda m: m.update(workload="linkbench"))
+    ld = process_run(d)["loads"].iloc[0]
+    # 4000 inserts in 4 s; wKB/s over 34..37 = 65538; us+sy 12.75; RSS 1 GiB (2 GiB only at T0+5)
+    assert (ld["inserts"], ld["ips"], ld["coverage"], ld["rss_gb"]) == (4000, 1000, 1.0, 1.0)
+    assert ld["wkb_per_i"] == pytest.approx(65538 / 1000) and ld["mcpu_per_i"] == pytest.approx(12750)
+
+    d = make_run(tmp_path, name="20261121T054532Z_cache-pollution_wiredtiger_vm")
+    phases = {"cold_action": "scan", "read_once": True, "cold_start_unix_s": T0 + 3, "cold_end_unix_s": T0 + 5.5,
+              "readers_end_unix_s": T0 + 9, "gets_before": 300, "gets_during": 50, "gets_after": 350,
+              "gets_per_s_before": 100, "gets_per_s_during": 20, "gets_per_s_after": 100}
+    _patch(d / "driver" / "summary.json", lambda s: s.update(workload="cache-pollution", phases=phases, hot_misses=0))
+    _patch(d / "manifest.json", lambda m: m.update(workload="cache-pollution"))
+    with open(d / "driver" / "intervals.csv", "a") as f:
+        f.write(f"10,{T0 + 9},{T0 + 10},0,scan_hot,1,2000,0,0,1234,1234,1234.5\n")
+    (d / "driver" / "engine_stats_before.json").write_text(json.dumps(
+        {"cache: bytes currently in the cache": 100, "cache: unmodified pages evicted": 0, "other": 5}))
+    (d / "driver" / "engine_stats_mid.json").write_text(json.dumps({"cache: bytes currently in the cache": 900}))
+    got = process_run(d)
+    cp = got["cache_pollution"].iloc[0]
+    assert cp["cold_pass_ms"] == pytest.approx(2500) and cp["scan_hot_ms"] == pytest.approx(1.2345)
+    assert (cp["gets_per_s_during"], cp["read_once"], cp["before_start_unix_s"]) == (20, True, T0)
+    stats = got["engine_stats"]
+    assert stats[["snapshot", "stat", "value"]].values.tolist() == [
+        ["before", "cache: bytes currently in the cache", 100], ["before", "cache: unmodified pages evicted", 0],
+        ["mid", "cache: bytes currently in the cache", 900]]

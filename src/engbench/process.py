@@ -13,7 +13,17 @@ raw input gives byte-identical output):
   latency    run_id, op, count, p50_us, p95_us, p99_us, p99_9_us, max_us (bucket UPPER bounds),
              max_us_exact (max of intervals.csv latency_us_max)
   intervals  run_id, interval, op, t_start_unix_s, t_end_unix_s, warmup, requests, items,
-             requests_per_s, items_per_s, latency_us_mean, latency_us_p99, latency_us_max
+             requests_per_s, items_per_s, latency_us_mean, latency_us_p99, latency_us_max,
+             partial (shorter than half of params.report_interval_s: left out of rate_p* and of
+             the rate charts; normalize.partial_intervals)
+  steps      sysbench-update: one row per step of the sweep, iostat/vmstat over the step's window
+             (STEP_COLS; normalize.workloads.step_rows)
+  loads      runs whose summary has a load section: inserts, seconds, ips and, when the summary
+             gives the load's window, wKB/i, Mcpu/i, rss over it (LOAD_COLS)
+  cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
+             cold pass and hot scan times (CP_COLS)
+  engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
+             of normalize.workloads.CACHE_STATS from driver/engine_stats_<snapshot>.json
 """
 
 import json
@@ -24,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from . import normalize as nz
+from .normalize import workloads as wl
 from .parsers import ParseError, parse_iostat, parse_vmstat
 from .parsers.iostat import since_boot_from_argv as iostat_since_boot
 from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
@@ -39,7 +50,7 @@ PER_N = 200_000
 COVERAGE_MIN = 0.99
 INCOMPLETE = {"failed", "interrupted", "running"}
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
-RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "seed", "ncpu", "device",
+RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment", "seed", "ncpu", "device",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
              "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
              "coverage", "warnings", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
@@ -51,7 +62,22 @@ LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
                  "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
-                 "latency_us_p99", "latency_us_max"]
+                 "latency_us_p99", "latency_us_max", "partial"]
+STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "tps",
+             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage",
+             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_t", "rkb_per_t",
+             "wkb_per_t", "mcpu_per_t", "cs_per_t"]
+LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "ips", "window", "start_unix_s", "end_unix_s",
+             "nodes", "links", "counts", "rows", "coverage", "wkb_per_s", "us_sy", "wkb_per_i",
+             "mcpu_per_i", "rss_gb"]
+CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
+           "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
+           "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
+           "cold_docs_passed", "hot_docs_scanned", "hot_misses"]
+STAT_COLS = ["run_id", "snapshot", "stat", "value"]
+EXTRA_TABLES = {"steps": (STEP_COLS, ["run_id", "clients"]), "loads": (LOAD_COLS, ["run_id"]),
+                "cache_pollution": (CP_COLS, ["run_id"]),
+                "engine_stats": (STAT_COLS, ["run_id", "snapshot", "stat"])}
 
 
 class RunError(ValueError):
@@ -130,6 +156,7 @@ def process_run(run_dir) -> dict:
 
     row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
            "engine": man.get("engine", summ.get("engine")), "workload": workload,
+           "experiment": man.get("experiment"),
            "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
            "window_start_unix_s": float(start), "window_end_unix_s": float(end),
            "seconds": float(seconds), "op_unit": op_unit, "ops": ops, "q": q,
@@ -171,8 +198,11 @@ def process_run(run_dir) -> dict:
     row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
     row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
 
+    ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
+                                          float(params.get("report_interval_s") or 1.0))
     measured = ivl[ivl["warmup"].astype(int) == 0] if "warmup" in ivl else ivl
     sel = measured if main is None else measured[measured["op"] == main]
+    sel = sel[~sel["partial"]]
     unit_col = "items" if op_unit == "item" else "requests"
     per_ivl = sel.groupby("interval").agg(n=(unit_col, "sum"), t0=("t_start_unix_s", "min"),
                                           t1=("t_end_unix_s", "max"))
@@ -183,7 +213,30 @@ def process_run(run_dir) -> dict:
         row[f"param.{k}"] = v
     for k, v in knobs.items():
         row[f"knob.{k}"] = v
-    return {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
+    out = {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
+    out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start))
+    return out
+
+
+def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start) -> dict:
+    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs")."""
+    ids = {"run_id": run_id}
+    steps = [{**ids, **r} for r in wl.step_rows(summ.get("steps"), io, vm)]
+    load = wl.load_row(workload, summ.get("load"), io, vm, proc)
+    loads = [{**ids, "workload": workload, **load}] if load else []
+    cp = []
+    if summ.get("phases"):
+        m = measured.loc[measured["op"] == "scan_hot", "latency_us_max"]
+        cp = [{**ids, **wl.cache_pollution_row(summ, start, float(m.max()) if len(m) else np.nan)}]
+    snaps = {}
+    for snap in wl.SNAPSHOTS:
+        f = d / "driver" / f"engine_stats_{snap}.json"
+        if f.is_file():
+            snaps[snap] = _json(f)
+    stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps)]
+    return {name: pd.DataFrame(rows, columns=EXTRA_TABLES[name][0])
+            for name, rows in (("steps", steps), ("loads", loads), ("cache_pollution", cp),
+                               ("engine_stats", stats))}
 
 
 def _latency(run_id, hist, measured):
@@ -221,10 +274,12 @@ def _uniform(col: pd.Series) -> pd.Series:
 
 
 def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
-    """Process run dirs → {"runs", "latency", "intervals"} frames, deterministically ordered.
+    """Process run dirs → {"runs", "latency", "intervals", "steps", "loads", "cache_pollution",
+    "engine_stats"} frames, deterministically ordered.
     Runs with status failed/interrupted/running are skipped (and said so via ``log``) unless
     ``include_incomplete``; then they are kept with incomplete=True."""
     rows, lat, ivl = [], [], []
+    extra = {name: [] for name in EXTRA_TABLES}
     for d in sorted(Path(p) for p in run_dirs):
         status = _json(d / "manifest.json").get("status")
         if status in INCOMPLETE and not include_incomplete:
@@ -235,18 +290,25 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
         rows.append(got["runs"])
         lat.append(got["latency"])
         ivl.append(got["intervals"])
+        for name in EXTRA_TABLES:
+            if len(got[name]):
+                extra[name].append(got[name])
     per_cols = [f"{k}_{b}" for b in ("per_op", "per_200k", "per_batch") for k in METRICS]
     runs = pd.DataFrame(rows)
-    extra = sorted(c for c in runs.columns if c.startswith(("param.", "knob.")))
-    runs = runs.reindex(columns=RUNS_HEAD + per_cols + RUNS_TAIL + extra)
-    for c in extra:
+    pk = sorted(c for c in runs.columns if c.startswith(("param.", "knob.")))
+    runs = runs.reindex(columns=RUNS_HEAD + per_cols + RUNS_TAIL + pk)
+    for c in pk:
         runs[c] = _uniform(runs[c])
     runs = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
     latency = (pd.concat(lat, ignore_index=True) if lat else pd.DataFrame(columns=LATENCY_COLS))
     latency = latency.sort_values(["run_id", "op"], kind="stable").reset_index(drop=True)
     intervals = (pd.concat(ivl, ignore_index=True) if ivl else pd.DataFrame(columns=INTERVAL_COLS))
     intervals = intervals.sort_values(["run_id", "interval", "op"], kind="stable").reset_index(drop=True)
-    return {"runs": runs, "latency": latency, "intervals": intervals}
+    out = {"runs": runs, "latency": latency, "intervals": intervals}
+    for name, (cols, key) in EXTRA_TABLES.items():
+        frame = pd.concat(extra[name], ignore_index=True) if extra[name] else pd.DataFrame(columns=cols)
+        out[name] = frame.sort_values(key, kind="stable").reset_index(drop=True)
+    return out
 
 
 def write_tables(tables: dict, out_dir) -> list[Path]:

@@ -4,7 +4,8 @@ figures of the source documents (r/op, wKB/op, Mcpu/op, per 200k, p99, RUM ...).
 Each function states its formula in its docstring. Inputs are plain numbers or the tidy frames of
 engbench.parsers; nothing here reads files."""
 
-from .percentiles import latency_percentiles, throughput_percentiles
+from .costs import window_costs
+from .percentiles import latency_percentiles, partial_intervals, throughput_percentiles
 from .perop import (cpu_us_per_op, gib, max_rss_gb, mcpu_per_op, per_n, process_cpu_us_per_op,
                     rate, rate_per_op)
 from .rum import read_amplification, space_amplification, write_amplification
@@ -12,5 +13,5 @@ from .windows import coverage, trim_to_window
 
 __all__ = ["coverage", "trim_to_window", "rate", "rate_per_op", "mcpu_per_op", "cpu_us_per_op",
            "process_cpu_us_per_op", "per_n", "gib", "max_rss_gb", "latency_percentiles",
-           "throughput_percentiles", "read_amplification", "write_amplification",
+           "throughput_percentiles", "partial_intervals", "window_costs", "read_amplification", "write_amplification",
            "space_amplification"]

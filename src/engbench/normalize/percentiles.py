@@ -45,3 +45,15 @@ def throughput_percentiles(rates, pcts=THROUGHPUT_PCTS, min_intervals: int = 10)
         return {f"p{x:g}": float("nan") for x in pcts}
     # round half up, as awk's printf-free int(x + 0.5) in np.sh
     return {f"p{x:g}": float(r[max(1, int(x / 100 * n + 0.5)) - 1]) for x in pcts}
+
+
+def partial_intervals(seconds, report_interval_s: float = 1.0) -> np.ndarray:
+    """True for each interval shorter than half the report interval:
+
+        partial = (t_end − t_start) < report_interval_s / 2
+
+    The driver's last interval ends with the run and is often a few ms long (1000 documents in
+    0.012 s read as 80k/s); such an interval's rate is noise, so it is kept in the intervals
+    table but left out of the throughput percentiles and the rate-over-time charts."""
+    s = np.asarray(seconds, dtype=float)
+    return s < (report_interval_s or 1.0) / 2

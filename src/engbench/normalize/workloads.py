@@ -1,0 +1,133 @@
+"""Workload-specific figures (docs/driver.md, "Workload-specific outputs"), from the parsed
+captures and the driver's summary.json / engine_stats_*.json as dicts (nothing here reads files).
+
+- sysbench-update: one row per step of the concurrency sweep, costs over the step's window;
+- load phases (sysbench-update, linkbench, cache-pollution): the load's insert rate and, when the
+  summary gives the load's window, its costs per insert;
+- cache-pollution: read throughput before / during / after the cold pass, the cold pass and
+  hot scan times, and the engine cache statistics before / mid / after."""
+
+from __future__ import annotations
+
+import math
+
+from .costs import window_costs
+from .perop import max_rss_gb
+
+# engine cache statistics kept from engine_stats_{before,mid,after}.json (flat name → number):
+# WiredTiger's cache, RocksDB's block cache. Others (LMDB: the OS page cache) have none.
+CACHE_STATS = {
+    "wiredtiger": ["cache: bytes currently in the cache", "cache: unmodified pages evicted",
+                   "cache: modified pages evicted", "cache: pages read into cache"],
+    "rocksdb": ["rocksdb.block-cache-usage", "rocksdb.block.cache.add", "rocksdb.block.cache.hit",
+                "rocksdb.block.cache.miss", "rocksdb.block.cache.data.hit", "rocksdb.block.cache.data.miss"],
+}
+CACHE_STATS["wiredtiger-lsm"] = CACHE_STATS["wiredtiger"]
+SNAPSHOTS = ("before", "mid", "after")
+
+
+def step_rows(steps: list, io, vm) -> list[dict]:
+    """One row per sysbench-update step: step (name), clients, its window, seconds, requests,
+    tps, ran, and window_costs over [start_unix_s, end_unix_s] with ops = the step's requests:
+
+        tps = requests / seconds (the driver's requests_per_s);  r/t = mean(iostat r/s) / tps
+
+    — the source document's "disk reads per update" — and likewise rKB/t, wKB/t, cs/t, and
+    Mcpu/t = mean(vmstat us+sy) × 1e6 / tps."""
+    rows = []
+    for s in steps or []:
+        start, end = s.get("start_unix_s"), s.get("end_unix_s")
+        seconds = s.get("seconds")
+        if seconds is None and start is not None and end is not None:
+            seconds = end - start
+        requests = int(s.get("requests") or 0)
+        tps = s.get("requests_per_s")
+        if tps is None:
+            tps = requests / seconds if seconds else math.nan
+        c = window_costs(io, vm, start, end, requests)
+        c_tps = float(tps)
+        per = {k: (c[f"{k}_per_s"] / c_tps if c_tps else math.nan) for k in ("r", "rkb", "wkb")}
+        rows.append({
+            "step": s.get("name"), "clients": int(s.get("clients") or 0),
+            "start_unix_s": start, "end_unix_s": end, "seconds": seconds, "requests": requests,
+            "tps": c_tps, "ran": bool(s.get("ran", True)),
+            "n_iostat": c["n_iostat"], "n_vmstat": c["n_vmstat"], "coverage_iostat": c["coverage_iostat"],
+            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"],
+            "r_per_s": c["r_per_s"], "rkb_per_s": c["rkb_per_s"], "wkb_per_s": c["wkb_per_s"],
+            "cs_per_s": c["cs_per_s"], "us_sy": c["us_sy"],
+            "r_per_t": per["r"], "rkb_per_t": per["rkb"], "wkb_per_t": per["wkb"],
+            "mcpu_per_t": c["us_sy"] * 1e6 / c_tps if c_tps else math.nan,
+            "cs_per_t": c["cs_per_s"] / c_tps if c_tps else math.nan})
+    return rows
+
+
+def load_inserts(workload: str, load: dict) -> int | None:
+    """What the load inserted: linkbench nodes + links (the count rows are maintained alongside,
+    not counted, as LinkBench's load reports nodes and links), sysbench-update rows,
+    cache-pollution hot + cold documents (when the summary says so)."""
+    if workload == "linkbench":
+        return int(load.get("nodes", 0)) + int(load.get("links", 0))
+    for key in ("rows", "documents", "docs"):
+        if key in load:
+            return int(load[key])
+    return None
+
+
+def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
+    """The load phase as a row: inserts, seconds, ips = inserts / seconds, and — only when the
+    summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it (wKB/i,
+    Mcpu/i, coverage) and the max RSS sampled in it. Without a window those are NaN and
+    ``window`` is False. None when there is no load section."""
+    if not load:
+        return None
+    inserts = load_inserts(workload, load)
+    seconds = load.get("seconds")
+    start, end = load.get("start_unix_s"), load.get("end_unix_s")
+    if seconds is None and start is not None and end is not None:
+        seconds = end - start
+    ips = inserts / seconds if inserts is not None and seconds else math.nan
+    has_window = start is not None and end is not None and end > start
+    c = window_costs(io, vm, start, end, inserts or 0) if has_window else window_costs(io, vm, None, None, 0)
+    return {"inserts": inserts, "seconds": seconds, "ips": ips, "window": has_window,
+            "start_unix_s": start, "end_unix_s": end, "nodes": load.get("nodes"),
+            "links": load.get("links"), "counts": load.get("counts"), "rows": load.get("rows"),
+            "coverage": c["coverage"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
+            "wkb_per_i": c["wkb_per_s"] / ips if has_window and ips else math.nan,
+            "mcpu_per_i": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
+            "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan}
+
+
+def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float) -> dict:
+    """One cache-pollution run: cold_action, read_once, hot reads (gets) and gets/s before
+    (measured start → cold pass start), during (the cold pass) and after (cold pass end →
+    readers end), as the driver counted them; cold_pass_ms = cold pass duration; scan_hot_ms =
+    the latency of the one scan_hot request (the full hot scan after the readers stopped)."""
+    ph = summary.get("phases") or {}
+    cs, ce = ph.get("cold_start_unix_s"), ph.get("cold_end_unix_s")
+    row = {"cold_action": ph.get("cold_action"), "read_once": ph.get("read_once"),
+           "before_start_unix_s": measured_start, "cold_start_unix_s": cs, "cold_end_unix_s": ce,
+           "readers_end_unix_s": ph.get("readers_end_unix_s")}
+    for p in ("before", "during", "after"):
+        row[f"gets_{p}"] = ph.get(f"gets_{p}")
+        row[f"gets_per_s_{p}"] = ph.get(f"gets_per_s_{p}")
+    row["cold_pass_ms"] = (ce - cs) * 1000 if cs is not None and ce is not None else math.nan
+    row["scan_hot_ms"] = scan_hot_us / 1000 if scan_hot_us == scan_hot_us else math.nan
+    row["cold_docs_passed"] = ph.get("cold_docs_passed")
+    row["hot_docs_scanned"] = ph.get("hot_docs_scanned")
+    row["hot_misses"] = summary.get("hot_misses")
+    return row
+
+
+def cache_stat_rows(engine: str, snapshots: dict) -> list[dict]:
+    """(snapshot, stat, value) for the CACHE_STATS of ``engine`` in each snapshot present
+    ({"before": dict, "mid": dict, "after": dict}); a stat missing from a snapshot is left out."""
+    rows = []
+    for snap in SNAPSHOTS:
+        doc = snapshots.get(snap)
+        if not isinstance(doc, dict):
+            continue
+        for stat in CACHE_STATS.get(engine, []):
+            v = doc.get(stat)
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                rows.append({"snapshot": snap, "stat": stat, "value": float(v)})
+    return rows
