@@ -159,6 +159,57 @@ TEST_P(EngineTest, PutGetOverwriteDel) {
   EXPECT_FALSE(s->get(t, "bin", &v));
 }
 
+// fillseq's pattern: long runs of puts on one session (no reads in between, so WiredTiger's write
+// cursor is never reset by a get), committed in batches, then overwrites and deletes of some keys
+// and reads through the same cursors.
+TEST_P(EngineTest, BatchedSequentialPutsThenOverwriteAndRead) {
+  int t = engine_->table("seq", eb::TableKind::Record);
+  auto s = engine_->session();
+  auto key = [](int i) {
+    std::string k(16, '0');
+    for (int b = 0; b < 8; ++b) k[b] = static_cast<char>((uint64_t(i) >> (56 - 8 * b)) & 0xFF);
+    return k;
+  };
+  const int n = 2000, batch = 500;
+  for (int i = 0; i < n; i += batch) {
+    s->begin();
+    for (int j = i; j < i + batch; ++j) s->put(t, key(j), "v" + std::to_string(j));
+    s->commit();
+  }
+  if (is_null_) return;
+  s->begin();
+  for (int i = 0; i < n; i += 7) s->put(t, key(i), "w" + std::to_string(i));  // overwrite (insert semantics)
+  s->commit();
+  EXPECT_TRUE(s->del(t, key(1)));
+  s->put(t, key(n), "last");  // a put right after a remove and after reads on the same table
+  std::string v;
+  ASSERT_TRUE(s->get(t, key(14), &v));
+  EXPECT_EQ(v, "w14");
+  ASSERT_TRUE(s->get(t, key(15), &v));
+  EXPECT_EQ(v, "v15");
+  EXPECT_FALSE(s->get(t, key(1), &v));
+  auto rows = scan_all(*s, t);
+  ASSERT_EQ(rows.size(), size_t(n));  // n keys - key(1) + key(n)
+  for (size_t r = 0; r + 1 < rows.size(); ++r) EXPECT_LT(rows[r].first, rows[r + 1].first);
+  for (const auto& [k, val] : rows) {
+    int i = 0;
+    for (int b = 0; b < 8; ++b) i = i * 256 + static_cast<unsigned char>(k[b]);
+    EXPECT_EQ(val, i == n ? "last" : (i % 7 == 0 ? "w" : "v") + std::to_string(i)) << i;
+  }
+  std::string last;
+  ASSERT_TRUE(s->last_key(t, &last));
+  EXPECT_EQ(last, key(n));
+  // The same session used from another thread than the one that created it (RocksDB keeps its perf
+  // level per thread; the WiredTiger session is only ever used by one thread at a time).
+  std::thread([&] {
+    s->begin();
+    s->put(t, key(n + 1), "other thread");
+    s->commit();
+  }).join();
+  ASSERT_TRUE(s->get(t, key(n + 1), &v));
+  EXPECT_EQ(v, "other thread");
+}
+
 TEST_P(EngineTest, ScanIsBytewiseWithLimitAndStop) {
   int t = engine_->table("idx", eb::TableKind::Index);
   auto s = engine_->session();

@@ -96,7 +96,11 @@ class WtSession final : public Session {
     c->set_key(c, &k);
     c->set_value(c, &v);
     int ret = c->insert(c);
-    c->reset(c);  // LSM cursors hold a snapshot while positioned
+    // A file (B-tree) cursor's insert already ends unpositioned ("insert doesn't maintain a position
+    // across calls": __wt_btcur_insert resets the cursor itself, and the next insert searches from
+    // the root either way, as in wtperf), so a reset here is only an extra API call. LSM cursors
+    // hold a snapshot while positioned: reset those.
+    if (sh_->lsm) c->reset(c);
     check(ret, "cursor insert");
   }
 
