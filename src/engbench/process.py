@@ -57,7 +57,8 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment
              "dkb_per_s", "cs_per_s", "us_sy"]
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
-             "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99"]
+             "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
+             "documents_inserted", "bytes_per_document"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -197,6 +198,8 @@ def process_run(run_dir) -> dict:
     row["read_amp"] = nz.read_amplification(row["device_bytes_read"], row["logical_bytes_read"])
     row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
     row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
+    row["documents_inserted"] = summ.get("documents_inserted")
+    row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 
     ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
                                           float(params.get("report_interval_s") or 1.0))

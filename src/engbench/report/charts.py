@@ -12,6 +12,7 @@ import re
 import altair as alt
 import pandas as pd
 
+from ..process import ITEM_WORKLOADS
 from . import theme
 
 PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us")]
@@ -22,10 +23,29 @@ RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the worklo
                "hold; 1 = exactly as many.")
 
 
+SUBTITLE_CHARS = 76  # a subtitle line longer than this would widen the chart beyond its plot
+
+
+def wrap(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
+    """``text`` as lines of at most ``width`` characters, broken at spaces (a longer word is
+    cut with an ellipsis), so that a long experiment title never sets a chart's width."""
+    lines, cur = [], ""
+    for word in str(text).split():
+        if len(word) > width:
+            word = word[:width - 1] + "…"
+        if cur and len(cur) + 1 + len(word) > width:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    return lines + ([cur] if cur else [])
+
+
 def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
-    sub = [f"{workload} — {machine} — {n_runs} run{'s' if n_runs != 1 else ''}"]
+    sub = wrap(f"{workload} — {machine} — {n_runs} run{'s' if n_runs != 1 else ''}")
     if extra:
-        sub += [extra] if isinstance(extra, str) else list(extra)
+        for line in [extra] if isinstance(extra, str) else list(extra):
+            sub += wrap(line)
     return alt.Title(text=f"{what}: {workload}", subtitle=sub)
 
 
@@ -40,13 +60,20 @@ def _unit(exp):
 
 def insert_rate(exp, intervals: pd.DataFrame, machine: str):
     """Operations per second over time since each run's first measured interval (the iibench
-    curve: a B-tree's insert rate falls once its indexes outgrow the cache). One line per run."""
+    curve: a B-tree's insert rate falls once its indexes outgrow the cache). One line per run.
+    Partial intervals (the few-ms tail of a run, intervals.partial) are left out."""
     ivl = intervals[intervals["run_id"].isin(exp.run_ids) & (intervals["warmup"].astype(int) == 0)]
+    if "partial" in ivl:
+        ivl = ivl[~ivl["partial"].astype(bool)]
     if ivl.empty:
         return None
-    main_op = "insert" if exp.workload == "iibench" else None
+    # the op whose items the workload counts (sysbench's update.c<N> and linkbench's per-type
+    # ops repeat requests of the main op: summing every op would count them twice)
+    main_op = ITEM_WORKLOADS.get(exp.workload)
     if main_op:
         ivl = ivl[ivl["op"] == main_op]
+    if ivl.empty:
+        return None
     unit, col = _unit(exp)
     agg = ivl.groupby(["run_id", "interval"], sort=True).agg(
         t0=("t_start_unix_s", "min"), t1=("t_end_unix_s", "max"), n=(col.split("_per")[0], "sum"))
@@ -119,7 +146,7 @@ def rum(exp, machine: str):
         g = exp.runs[exp.runs["config"] == cfg]
         for label, col in AMPS:
             v = pd.to_numeric(g[col], errors="coerce").dropna()
-            if len(v) and math.isfinite(v.mean()) and v.mean() > 0:
+            if len(v) and math.isfinite(v.mean()) and round(float(v.mean()), 4) > 0:
                 rows.append({"amplification": label, "config": cfg, "value": round(float(v.mean()), 4)})
     if not rows:
         return None

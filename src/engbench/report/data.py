@@ -2,7 +2,9 @@
 (data/raw/<run_id>/manifest.json), grouped into experiments.
 
 An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
-equal); its rows are the engines. An engine run with different knobs inside one experiment is a
+equal); its rows are the engines. Its title is the ``experiment`` of its runs (the params file's
+description) when they share one, else the workload and the params whose values differ from the
+driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one experiment is a
 separate configuration, labelled ``engine (knob=value …)``. Several runs of one configuration are
 repeats: the tables show their mean and spread."""
 
@@ -16,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 TABLES = ("runs", "latency", "intervals")
+OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats")  # empty when not processed
 
 
 def _is_na(v) -> bool:
@@ -47,8 +50,11 @@ def load_processed(processed_dir) -> dict:
     if "incomplete" in runs:
         runs = runs[~runs["incomplete"].astype(bool)]
     out["runs"] = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
+    for name in OPTIONAL:
+        path = d / f"{name}.parquet"
+        out[name] = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=["run_id"])
     keep = set(out["runs"]["run_id"])
-    for name in ("latency", "intervals"):
+    for name in ("latency", "intervals") + OPTIONAL:
         out[name] = out[name][out[name]["run_id"].isin(keep)].reset_index(drop=True)
     return out
 
@@ -74,9 +80,12 @@ class Experiment:
     runs: pd.DataFrame          # its rows of the runs table, with a "config" column
     op_unit: str
     configs: list = field(default_factory=list)   # row labels, in table order
+    name: str | None = None     # the short title (experiments() sets it)
 
     @property
     def title(self) -> str:
+        if self.name:
+            return self.name
         ps = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
         return f"{self.workload} ({ps})" if ps else self.workload
 
@@ -110,7 +119,69 @@ def config_labels(runs: pd.DataFrame) -> pd.Series:
     return labels
 
 
-def experiments(runs: pd.DataFrame, engine_order=None) -> list[Experiment]:
+def param_defaults(workload: str) -> dict | None:
+    """param → default value of ``workload`` from `engbench-driver describe`; None when the
+    driver (or the workload) is not there."""
+    try:
+        from .. import driver
+        desc = driver.describe()
+    except Exception:  # DriverMissing, a failed describe: titles then list every param
+        return None
+    for w in desc.get("workloads", []):
+        if w.get("name") == workload:
+            return {p["name"]: p.get("default") for p in w.get("params", [])}
+    return None
+
+
+def _decoded(v):
+    """A param as the runs table stores it (lists and booleans as JSON text) → its value."""
+    if isinstance(v, str):
+        try:
+            return json.loads(v)
+        except ValueError:
+            return v
+    return v
+
+
+def _same(a, b) -> bool:
+    a, b = _decoded(a), _decoded(b)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+        return float(a) == float(b)
+    return _canon(a) == _canon(b)
+
+
+def _fmt_params(params: dict) -> str:
+    return ", ".join(f"{k}={'/'.join(map(str, v)) if isinstance(v, list) else v}"
+                     for k, v in sorted(params.items()))
+
+
+def _title(workload, params, names, defaults) -> str:
+    if len(names) == 1:
+        return names[0]
+    shown = params if defaults is None else {k: v for k, v in params.items()
+                                             if k not in defaults or not _same(v, defaults[k])}
+    return f"{workload} ({_fmt_params(shown)})" if shown else workload
+
+
+def _titles(exps, defaults_of):
+    """Set each experiment's name; experiments that would share a title get the params that
+    tell them apart appended."""
+    for e in exps:
+        names = sorted({str(n) for n in e.runs.get("experiment", pd.Series(dtype=object)) if not _is_na(n)})
+        e.name = _title(e.workload, e.params, names, defaults_of(e.workload))
+    by_title = {}
+    for e in exps:
+        by_title.setdefault(e.name, []).append(e)
+    for same in by_title.values():
+        if len(same) < 2:
+            continue
+        keys = sorted({k for e in same for k in e.params})
+        differ = [k for k in keys if len({_canon(e.params.get(k)) for e in same}) > 1]
+        for e in same:
+            e.name += " [" + _fmt_params({k: e.params.get(k) for k in differ}) + "]"
+
+
+def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_defaults) -> list[Experiment]:
     """The experiments of a runs table, ordered by workload then key."""
     if runs.empty:
         return []
@@ -128,7 +199,10 @@ def experiments(runs: pd.DataFrame, engine_order=None) -> list[Experiment]:
         order = _order(sub, engine_order)
         out.append(Experiment(key, workload, params, sub.reset_index(drop=True),
                               str(sub["op_unit"].iloc[0]), order))
-    return sorted(out, key=lambda e: (e.workload, e.key))
+    out = sorted(out, key=lambda e: (e.workload, e.key))
+    cache = {}
+    _titles(out, lambda w: cache[w] if w in cache else cache.setdefault(w, defaults_of(w)))
+    return out
 
 
 def _order(sub, engine_order):

@@ -5,9 +5,11 @@ docstrings, so the paper states exactly what the code computes)."""
 from __future__ import annotations
 
 import inspect
+import json
 
 from .. import normalize as nz
 from .. import process
+from ..normalize import workloads as wl
 
 FORMULAS = [
     ("q (ips, tps)", nz.rate),
@@ -22,6 +24,11 @@ FORMULAS = [
     ("latency percentiles", nz.latency_percentiles),
     ("insert-rate percentiles", nz.throughput_percentiles),
     ("measured window", nz.trim_to_window),
+    ("partial intervals", nz.partial_intervals),
+    ("costs over a window (steps, load)", nz.window_costs),
+    ("sysbench-update steps", wl.step_rows),
+    ("load phase", wl.load_row),
+    ("cache-pollution phases", wl.cache_pollution_row),
 ]
 
 
@@ -113,3 +120,40 @@ def formulas() -> list[tuple[str, str]]:
 
 def processing_notes() -> str:
     return inspect.getdoc(process)
+
+
+def _show(v) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (list, dict)):
+        return json.dumps(v)
+    return str(v)
+
+
+def experiment_rows(exps, manifests, defaults_of=None) -> list[dict]:
+    """Per experiment: every parameter (with the driver's default beside it), and per engine
+    configuration its knobs as resolved, engine library and version, seeds and runs."""
+    from .data import _decoded, param_defaults
+    defaults_of = defaults_of or param_defaults
+    out = []
+    for e in exps:
+        defaults = defaults_of(e.workload) or {}
+        params = [{"name": k, "value": _show(_decoded(v)),
+                   "default": _show(defaults[k]) if k in defaults else "—"}
+                  for k, v in sorted(e.params.items())]
+        configs = []
+        for cfg in e.configs:
+            g = e.runs[e.runs["config"] == cfg]
+            mans = [manifests.get(r) or {} for r in g["run_id"]]
+            knobs = _distinct(", ".join(f"{k}={_show(v)}" for k, v in sorted((m.get("knobs") or {}).items()))
+                              for m in mans)
+            soft = _distinct(f"{_get(m, 'software.engine_library') or '?'} {_get(m, 'software.engine_version') or '?'}"
+                             for m in mans)
+            names = _distinct(m.get("experiment") for m in mans)
+            configs.append({"config": cfg, "knobs": "; ".join(knobs) or "not recorded",
+                            "engine": "; ".join(soft) or "not recorded",
+                            "seeds": ", ".join(str(s) for s in sorted(_distinct(g["seed"].tolist()), key=str)),
+                            "runs": str(len(g)), "names": "; ".join(names) or "—"})
+        out.append({"key": e.key, "title": e.title, "workload": e.workload, "params": params,
+                    "configs": configs})
+    return out

@@ -23,7 +23,7 @@ import jinja2
 import mistune
 
 from .. import paths
-from . import charts, data, methods, tables
+from . import charts, data, methods, prose, tables, workload_charts, workload_tables
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
@@ -89,8 +89,13 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     out = {}
     for e in exps:
         m = machine_of(e.runs)
-        figs = [("rate", "Operation rate over time, one line per run.",
+        figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
+                ("steps", "Updates per second and disk reads per update against the number of clients.",
+                 workload_charts.steps(e, proc["steps"], m) if e.workload == "sysbench-update" else None),
+                ("phases", "Hot reads per second before, during and after the cold pass.",
+                 workload_charts.cache_phases(e, proc["cache_pollution"], m)
+                 if e.workload == "cache-pollution" else None),
                 ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
                 ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
                 ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
@@ -108,6 +113,36 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
                 stem = f"{workload}.sweep.{col.split('.', 1)[1]}"
                 charts.save(chart, fig_dir / stem, png=png)
                 out["sweeps"].append((f"{workload}: sweep over {col.split('.', 1)[1]}.", f"figures/{stem}.svg"))
+    return out
+
+
+def _workload_tables(e, proc) -> tuple[list, str | None]:
+    """The workload-specific tables of one experiment (first), and a note for the text."""
+    if e.workload == "sysbench-update":
+        return workload_tables.sysbench_tables(e, proc["steps"]), None
+    if e.workload == "linkbench":
+        return workload_tables.linkbench_tables(e, proc["latency"], proc["loads"])
+    if e.workload == "bulk-insert":
+        return workload_tables.bulk_tables(e), None
+    if e.workload == "cache-pollution":
+        return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
+    return [], None
+
+
+def sections(exps, proc, nums) -> list[dict]:
+    """One section per workload present, in prose.ORDER (then any other, by name): heading,
+    intro, its experiments, workload-level tables and sentences."""
+    present = sorted({e.workload for e in exps}, key=lambda w: (prose.ORDER.index(w) if w in prose.ORDER
+                                                               else len(prose.ORDER), w))
+    out = []
+    for w in present:
+        wl_tabs, text = [], []
+        if w == "cache-pollution":
+            t = workload_tables.read_once_table(proc["runs"], proc["cache_pollution"], proc["engine_stats"])
+            wl_tabs = [t] if t is not None else []
+            text = prose.read_once_sentences(proc["runs"], proc["cache_pollution"], nums)
+        out.append({"workload": w, "intro": prose.INTROS.get(w, ""), "tables": wl_tabs, "text": text,
+                    "exps": [e for e in exps if e.workload == w]})
     return out
 
 
@@ -144,14 +179,19 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     if build_dir.exists():
         shutil.rmtree(build_dir)
     (build_dir / "tables").mkdir(parents=True)
-    tabs = tables.all_tables(exps, proc["latency"], baseline)
+    tabs, notes, nums = [], {}, numbers(exps, runs, machine)
+    for e in exps:
+        extra, notes[e.key] = _workload_tables(e, proc)
+        tabs += extra + tables.all_tables([e], proc["latency"], baseline)
+    sentences = {e.key: prose.experiment_sentences(e, proc, nums) for e in exps}
+    secs = sections(exps, proc, nums)
+    tabs += [t for s in secs for t in s["tables"]]
     for t in tabs:
-        for ext, text in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
-            (build_dir / "tables" / f"{t.name}.{ext}").write_text(text)
+        for ext, body in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
+            (build_dir / "tables" / f"{t.name}.{ext}").write_text(body)
     figs = _figures(exps, proc, machine_of, build_dir / "figures", png)
-    settings = {"baseline": baseline, "png": png, "processed_tables": ["runs", "latency", "intervals"]}
+    settings = {"baseline": baseline, "png": png, "processed_tables": list(data.TABLES + data.OPTIONAL)}
     (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
-    nums = numbers(exps, runs, machine)
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
 
     tpl_path = Path(template) if template else template_path(out_dir)
@@ -161,6 +201,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     by_exp = {e.key: [t for t in tabs if t.name.startswith(e.key + ".")] for e in exps}
     text = env.get_template(tpl_path.name).render(
         N=nums, who=_names(exps), exps=exps, tables=by_exp, figures=figs, machine=machine,
+        sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
         formulas=methods.formulas(), processing=methods.processing_notes(),
         n_manifests=len(manifests), isfinite=math.isfinite)

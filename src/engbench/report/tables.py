@@ -139,11 +139,26 @@ def _build(exp, kind, title, cols, rules, units) -> Table:
     return Table(f"{exp.key}.{kind}", f"{exp.title} — {title}", caption, printed, mean_frame)
 
 
+# workload → the per-operation shapes that apply: documents inserted (iibench, fillseq,
+# bulk-insert) or transactions (a sysbench update, a cache-pollution hot read); linkbench's
+# per-transaction table is its query table (engbench.report.workload_tables)
+SHAPES = {"iibench": ("per_insert", "per_200k", "rum"), "fillseq": ("per_insert", "per_200k", "rum"),
+          "bulk-insert": ("per_insert", "rum"), "sysbench-update": ("per_txn", "rum"),
+          "cache-pollution": ("per_txn", "rum"), "linkbench": ("rum",)}
+
+
+def _kinds(exp):
+    if exp.workload in SHAPES:
+        return SHAPES[exp.workload]
+    return [k for k, (_, _, unit) in KINDS.items() if unit is None or exp.op_unit == unit]
+
+
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
     """The absolute tables of one experiment, in the documents' shapes that apply to it."""
     out = []
+    kinds = _kinds(exp)
     for kind, (title, cols, unit) in KINDS.items():
-        if unit is not None and exp.op_unit != unit:
+        if kind not in kinds:
             continue
         rules = {h: UNITS[h][1] for h, _ in cols}
         units = {h: UNITS[h][0] for h, _ in cols}
@@ -153,7 +168,7 @@ def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
         wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000
         ops = sorted(wide.columns)
         runs = exp.runs.merge(wide.add_prefix("p99.").reset_index(), on="run_id", how="left")
-        sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs)
+        sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
         cols = [(f"p99 {op}", f"p99.{op}") for op in ops]
         out.append(_build(sub, "p99", "p99 response time per operation", cols,
                           {h: "ms" for h, _ in cols}, {h: "ms" for h, _ in cols}))
