@@ -153,25 +153,27 @@ def test_partial_last_interval_is_marked_and_left_out_of_rate_percentiles(tmp_pa
     assert not process_run(d)["intervals"]["partial"].any()
 
 
-def make_sysbench_run(root):
-    """make_run relabelled sysbench-update with three steps: c1 over [T0, T0+4] (2000 updates),
-    c2 over [T0+4, T0+10] (6000 updates), c4 that did not run."""
-    d = make_run(root, name="20261121T054532Z_sysbench-update_wiredtiger_vm")
+def make_sysbench_run(root, name="20261121T054532Z_sysbench-update_wiredtiger_vm", engine="wiredtiger",
+                      factor=1.0):
+    """make_run relabelled sysbench-update with three steps: c1 over [T0, T0+4] (2000 × factor
+    updates), c2 over [T0+4, T0+10] (6000 × factor updates), c4 that did not run."""
+    d = make_run(root, name=name)
     steps = [{"name": "update.c1", "clients": 1, "start_unix_s": T0, "end_unix_s": T0 + 4, "seconds": 4,
-              "requests": 2000, "requests_per_s": 500, "ran": True},
+              "requests": round(2000 * factor), "requests_per_s": 500 * factor, "ran": True},
              {"name": "update.c2", "clients": 2, "start_unix_s": T0 + 4, "end_unix_s": T0 + 10, "seconds": 6,
-              "requests": 6000, "requests_per_s": 1000, "ran": True},
+              "requests": round(6000 * factor), "requests_per_s": 1000 * factor, "ran": True},
              {"name": "update.c4", "clients": 4, "start_unix_s": T0 + 10, "end_unix_s": T0 + 10, "seconds": 0,
               "requests": 0, "requests_per_s": 0, "ran": False}]
 
     def summ(s):
-        s.update(workload="sysbench-update", steps=steps, load={"rows": 5000, "seconds": 2.5, "k_sum": 1})
+        s.update(workload="sysbench-update", steps=steps, load={"rows": 5000, "seconds": 2.5, "k_sum": 1},
+                 engine=engine)
         s["params"] = {"clients": [1, 2, 4], "table_size": 5000}
         s["totals"] = {"update": {"requests": 8000, "items": 8000, "logical_bytes_read": 0,
                                   "logical_bytes_written": 8000 * 200, "errors": 0}}
     _patch(d / "driver" / "summary.json", summ)
     _patch(d / "manifest.json", lambda m: m.update(workload="sysbench-update", params={"clients": [1, 2, 4]},
-                                                   experiment="sysbench sweep"))
+                                                   experiment="sysbench sweep", engine=engine))
     return d
 
 

@@ -260,3 +260,91 @@ def test_main_job_ends_with_process_and_paper(scratch, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert f"paper: {scratch / 'paper' / 'build' / 'paper.html'}" in out
     assert (scratch / "processed" / "runs.parquet").exists()
+
+
+def _mixed(tmp_path):
+    """iibench on three engines plus a sysbench-update sweep on two (test_process's hand-made
+    steps; rocksdb 2 × wiredtiger's tps), sealed and processed."""
+    from test_process import make_sysbench_run
+    raw = tmp_path / "raw"
+    make_runs(raw)
+    for engine, f in (("wiredtiger", 1.0), ("rocksdb", 2.0)):
+        d = make_sysbench_run(raw, name=f"20261121T070000Z_sysbench-update_{engine}_vm", engine=engine, factor=f)
+        _patch_json(d / "manifest.json", lambda m: m.update(hardware=MACHINE))
+        rundir.seal(d)
+    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    return tmp_path
+
+
+def test_sysbench_tables_equal_processed_steps_rounded(tmp_path):
+    from engbench.report import data, workload_tables
+    from engbench.report.tables import fmt
+    _mixed(tmp_path)
+    proc = data.load_processed(tmp_path / "processed")
+    exp = next(e for e in data.experiments(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
+    assert exp.title == "sysbench sweep"  # the params file's description
+    tabs = {t.name.split(".", 1)[1]: t for t in workload_tables.sysbench_tables(exp, proc["steps"])}
+    assert set(tabs) == {"tps", "iostat_r", "r_per_t", "steps"}
+    steps = proc["steps"].merge(proc["runs"][["run_id", "engine"]]).set_index(["engine", "clients"])
+    tps, rt, rs = (tabs[k].printed.set_index("engine") for k in ("tps", "r_per_t", "iostat_r"))
+    assert list(tps.columns) == ["1 client", "2 clients"]  # the c4 step did not run
+    for engine in ("wiredtiger", "rocksdb"):
+        for c, col in ((1, "1 client"), (2, "2 clients")):
+            s = steps.loc[(engine, c)]
+            # rounded as published; a non-zero value is never printed as 0 (tables.fmt)
+            assert tps.at[engine, col] == fmt(s["tps"], 0) and rt.at[engine, col] == fmt(s["r_per_t"], 2)
+            assert rs.at[engine, col] == fmt(s["r_per_s"], 0)
+    # by hand (test_process): c1 r/s 6.25 at 500 and 1000 tps; c2 r/s 2 at 1000 and 2000 tps
+    assert rt.at["wiredtiger", "1 client"] == "0.01" and rt.at["rocksdb", "1 client"] == "0.01"  # 0.0125, 0.00625
+    assert rt.at["wiredtiger", "2 clients"] == "0.0020" and rt.at["rocksdb", "2 clients"] == "0.0010"
+    assert tps.at["rocksdb", "2 clients"] == "2000" and rs.at["wiredtiger", "1 client"] == "6"
+    long = tabs["steps"].printed
+    row = long[(long["engine"] == "wiredtiger") & (long["clients"] == "1")].iloc[0]
+    assert row["Mcpu/t"] == "25500" and row["coverage"] == "1.00"
+
+
+def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path):
+    _mixed(tmp_path)
+    _build(tmp_path, "a")
+    _build(tmp_path, "b")
+    a, b = tmp_path / "a" / "build", tmp_path / "b" / "build"
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for f in files:
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f
+    md = (a / "paper.md").read_text()
+    heads = [line for line in md.splitlines() if line.startswith("## ")]
+    assert heads == ["## What is compared", "## iibench", "## sysbench-update", "## Methods"]
+    for absent in ("linkbench", "bulk-insert", "cache-pollution", "fillseq"):
+        assert f"## {absent}" not in md
+    assert "### sysbench sweep" in md and "figures/" in md
+    assert any(f.name.endswith(".steps.svg") for f in files)
+    assert any(f.name.endswith(".r_per_t.csv") for f in files)
+    numbers = json.loads((a / "numbers.json").read_text())
+    for name, value in numbers.items():
+        assert value in md, name
+    key = next(k for k in numbers if ".steps.c2.tps.rocksdb" in k)
+    assert numbers[key] == "2000" and "updates per second: wiredtiger 1000, rocksdb 2000" in md
+    # methods: every parameter of the experiment with the driver's default beside it
+    assert "| clients | [1, 2, 4] |" in md and "| max_rows | 262144 |" in md
+
+
+def test_titles_name_the_experiment_or_the_params_that_differ_from_the_defaults(processed):
+    from engbench.report import data
+    proc, _ = _exp(processed)
+    runs = proc["runs"].copy()
+    defaults = {"max_rows": 100000000, "batch": 1000, "loader_threads": 1}
+    e = data.experiments(runs, defaults_of=lambda w: defaults)[0]
+    assert e.title == "iibench (batch=1024, max_rows=262144)"  # loader_threads=1 is the default
+    assert data.experiments(runs, defaults_of=lambda w: None)[0].title == \
+        "iibench (batch=1024, loader_threads=1, max_rows=262144)"  # no driver: every param
+    runs["experiment"] = "iibench, 3 secondary indexes, small caches"
+    assert data.experiments(runs, defaults_of=lambda w: defaults)[0].title == runs["experiment"].iloc[0]
+
+
+def test_chart_subtitles_stay_short():
+    from engbench.report import charts
+    long = "iibench (" + ", ".join(f"param_{i}=value_{i}" for i in range(30)) + ")"
+    lines = charts.wrap(long)
+    assert all(len(x) <= charts.SUBTITLE_CHARS for x in lines) and " ".join(lines) == long
+    assert charts.wrap("x" * 200)[0].endswith("…")

@@ -105,3 +105,27 @@ def test_no_committed_build(copy, capsys):
     shutil.rmtree(copy / "paper" / "build")
     rc, out = _verify(copy, capsys)
     assert rc == 1 and "no committed build" in out
+
+
+def test_changed_number_in_a_workload_table_is_caught(tmp_path, capsys):
+    """The sysbench-update tables (processed `steps`) are rebuilt and compared cell by cell."""
+    from test_report import MACHINE, _patch_json
+    from test_process import make_sysbench_run
+    from engbench import rundir
+    d = make_sysbench_run(tmp_path / "raw")
+    _patch_json(d / "manifest.json", lambda m: m.update(hardware=MACHINE))
+    rundir.seal(d)
+    write_tables(build_tables(find_runs(tmp_path / "raw")), tmp_path / "processed")
+    assert main(["report", "--processed", str(tmp_path / "processed"), "--raw", str(tmp_path / "raw"),
+                 "--out", str(tmp_path / "paper"), "--no-png"]) == 0
+    capsys.readouterr()
+    rc, out = _verify(tmp_path, capsys)
+    assert rc == 0 and out == ""
+    csv = next((tmp_path / "paper" / "build" / "tables").glob("*.r_per_t.csv"))
+    text = csv.read_text()
+    assert "\nwiredtiger,0.01,0.0020\n" in text
+    csv.write_text(text.replace("\nwiredtiger,0.01,0.0020\n", "\nwiredtiger,0.01,0.0030\n"))
+    rc, out = _verify(tmp_path, capsys)
+    assert rc == 1
+    assert (f"paper: tables/{csv.name}: engine=wiredtiger, column '2 clients': "
+            "committed 0.0030, recomputed 0.0020") in out
