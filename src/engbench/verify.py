@@ -9,7 +9,9 @@ verify(raw_dir, paper_dir):
   3. the rebuilt paper/build/ is compared with the committed one: each file missing or extra,
      each table cell (tables/*.csv) and each number of numbers.json that differs is named with
      its committed and recomputed value; any other file that differs (figures, markdown, HTML)
-     is named as changed.
+     is named as changed. Every table the report writes is compared, the workload-specific ones
+     (sysbench steps, linkbench query/load, bulk-insert, cache-pollution; from the processed
+     tables steps, loads, cache_pollution, engine_stats) as much as the per-operation ones.
 
 The build is deterministic (tests/test_report.py), so every difference means the inputs or the
 code changed. PNG files are compared too: vl-convert renders them byte-identically from the same
