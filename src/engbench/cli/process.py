@@ -1,5 +1,6 @@
-"""`engbench process [RUN_DIR ...]`: run directories → data/processed/{runs,latency,intervals}
-.{parquet,csv}, then the runs in the source documents' columns."""
+"""`engbench process [RUN_DIR ...]`: run directories → data/processed/<table>.{parquet,csv}
+(runs, latency, intervals, and per workload: steps, loads, cache_pollution, engine_stats), then
+the runs in the source documents' columns."""
 
 import sys
 import warnings
