@@ -1,13 +1,43 @@
 #!/usr/bin/env python3
 """Side-by-side speed check of engbench-driver against the engines' own load tools.
 
-  (a) fillseq on rocksdb     vs  Debian db_bench --benchmarks=fillseq (same key/value size, batch, WAL off)
-  (b) fillseq on wiredtiger  vs  wtperf populate (cursor inserts: populate_threads=2, so not bulk;
-                                 the bulk load is printed as a reference line)
+  (a) fillseq on rocksdb     vs  Debian db_bench --benchmarks=fillseq
+  (b) fillseq on wiredtiger  vs  wtperf's populate phase (cursor inserts, 2 threads)
   (c) iibench on null        vs  iibench on the fastest real engine     (target >= 10x)
   (d) iibench on null, 2 loader threads vs 1                            (target >= 1.8x)
 
-Usage: driver_bench.py [path/to/engbench-driver] [--num N] [--rows N]
+(a) and (b) target >= 0.9x and are run interleaved (A B A B ..., --reps pairs, the side that goes
+first alternates); the table shows the median rate of each side and the median of the per-pair
+ratios, so a loaded machine moves both sides of a pair alike. Exactly what each side does:
+
+(a) both: 1 writer thread, --num sequential 16-byte keys (8-byte big-endian counter padded with '0',
+    db_bench's layout), 100-byte values, 1000 keys per WriteBatch (db_bench --batch_size, RocksDB
+    7.8 has it), WAL off (--disable_wal / rocksdb.wal=false), no sync, snappy for every level,
+    values ~50% compressible (db_bench --compression_ratio=0.5: a random printable string repeated;
+    fillseq compressible_pct=50: 50 random bytes then 50 zero bytes), 64 MiB write buffer, 2 write
+    buffers, L0 triggers 4/20/36, target_file_size_base 64 MiB, max_bytes_for_level_base 256 MiB
+    (RocksDB's defaults, which the engine keeps; passed to db_bench explicitly), 1 GiB LRU block
+    cache, no bloom filter, 2 background jobs, statistics on (the engine always collects them for
+    its stats snapshot; db_bench --statistics=1, same stats level), PerfContext off (db_bench
+    --perf_level=1; the engine switches it off too), non-pipelined writes (db_bench defaults to
+    --enable_pipelined_write=true; the engine uses RocksDB's default, false).
+    Left different: db_bench writes the default column family, the engine a column family named
+    after the table (plus an empty default one).
+(b) both: 2 threads doing cursor inserts (not the bulk cursor), 1000 inserts per transaction
+    (wtperf populate_ops_per_txn), keys taken from one shared counter so every thread appends at the
+    end of the tree (one atomic counter, one increment per key: wtperf populate, fillseq key_order=shared),
+    16-byte keys and 100-byte values (wtperf counts the trailing NUL of its 'S' strings in key_sz and
+    value_sz, so both store 16 + 100 bytes), log off, 1 GiB cache, statistics=(fast), session_max=1000,
+    table checksum=on, snappy block compression, and the engine's record-table settings
+    memory_page_max=10m, split_pct=90, leaf_value_max=64MB given to wtperf's table too. Values: wtperf's
+    are 99 'a's and a NUL, so fillseq uses compressible_pct=100 (all zero bytes): both compress to
+    almost nothing. wtperf with 1 populate thread always uses the bulk cursor, which the engine
+    never does, so there is no 1-thread comparison.
+    Left different: key_format S (wtperf) vs u (engine), same bytes compared by memcmp either way.
+    Rates: wtperf prints "load ops/sec" for the populate threads' run; the driver's rate covers its
+    worker threads' run; neither includes open, the final checkpoint/flush or close.
+
+Usage: driver_bench.py [path/to/engbench-driver] [--num N] [--rows N] [--reps N]
 Stdlib only. Every run gets a fresh temporary directory that is removed afterwards.
 """
 import argparse
@@ -15,6 +45,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,7 +81,12 @@ def run_db_bench(num, key_size, value_size, batch):
         cmd = ["nice", exe, "--benchmarks=fillseq", f"--db={tmp}", f"--num={num}", f"--key_size={key_size}",
                f"--value_size={value_size}", f"--batch_size={batch}", "--disable_wal=1", "--sync=0",
                "--compression_type=snappy", "--compression_ratio=0.5", "--write_buffer_size=67108864",
-               "--threads=1", "--statistics=0"]
+               "--max_write_buffer_number=2", "--level0_file_num_compaction_trigger=4",
+               "--level0_slowdown_writes_trigger=20", "--level0_stop_writes_trigger=36",
+               "--target_file_size_base=67108864", "--max_bytes_for_level_base=268435456",
+               "--cache_size=1073741824", "--bloom_bits=0", "--max_background_jobs=2",
+               "--enable_pipelined_write=0", "--statistics=1", "--perf_level=1",
+               "--threads=1"]
         p = subprocess.run(cmd, capture_output=True, text=True)
         m = re.search(r"fillseq\s*:\s*([\d.]+) micros/op (\d+) ops/sec", p.stdout)
         if not m:
@@ -65,11 +101,11 @@ def run_wtperf(num, key_size, value_size, batch, threads):
         return None, "wtperf not found"
     tmp = tempfile.mkdtemp(prefix="engbench-wtperf-")
     try:
-        opts = ('conn_config="create,cache_size=1G,statistics=(fast)",'
+        opts = ('conn_config="create,cache_size=1G,statistics=(fast),session_max=1000,log=(enabled=false)",'
                 'table_config="key_format=S,value_format=S,type=file,exclusive=true,checksum=on,'
-                'block_compressor=snappy",'
+                'block_compressor=snappy,memory_page_max=10m,split_pct=90,leaf_value_max=64MB",'
                 f"icount={num},key_sz={key_size},value_sz={value_size},populate_threads={threads},"
-                f"populate_ops_per_txn={batch if threads > 1 else 0},"
+                f"populate_ops_per_txn={batch},"
                 "run_time=0,report_interval=0,sample_interval=0,create=true")
         cmd = ["nice", WTPERF, "-h", tmp, "-o", opts]
         p = subprocess.run(cmd, capture_output=True, text=True)
@@ -89,6 +125,7 @@ def main():
     ap.add_argument("driver", nargs="?", default=os.path.join(here, "..", "build", "engbench-driver"))
     ap.add_argument("--num", type=int, default=1_000_000, help="fillseq keys")
     ap.add_argument("--rows", type=int, default=200_000, help="iibench documents")
+    ap.add_argument("--reps", type=int, default=5, help="interleaved pairs per fillseq comparison (median)")
     a = ap.parse_args()
     driver = os.path.abspath(a.driver)
     if not os.path.exists(driver):
@@ -98,18 +135,46 @@ def main():
     rows = []  # (comparison, left label, left rate, right label, right rate, target)
 
     fs = {"num": a.num, "key_size": K, "value_size": V, "batch": B, "compressible_pct": 50}
-    r_eb, _ = run_driver(driver, "fillseq", "rocksdb", fs,
-                         {"rocksdb.wal": False, "rocksdb.compression": "snappy", "rocksdb.write_buffer_size": "64MB"})
-    r_db, how_db = run_db_bench(a.num, K, V, B)
-    rows.append(("(a) fillseq rocksdb, WAL off", "engbench", r_eb, "db_bench", r_db, None))
+    rk = {"rocksdb.wal": False, "rocksdb.sync": False, "rocksdb.compression": "snappy",
+          "rocksdb.write_buffer_size": "64MB", "rocksdb.block_cache_size": "1GB", "rocksdb.max_background_jobs": 2}
+    fw = dict(fs, threads=2, key_order="shared", compressible_pct=100)
+    wk = {"wiredtiger.log": False, "wiredtiger.cache_size": "1GB", "wiredtiger.block_compressor": "snappy",
+          "wiredtiger.statistics": "fast"}
+    how = {}
 
-    w_eb2, _ = run_driver(driver, "fillseq", "wiredtiger", dict(fs, threads=2),
-                          {"wiredtiger.log": False, "wiredtiger.cache_size": "1GB"})
-    w_pf2, how_wt = run_wtperf(a.num, K, V, B, 2)
-    rows.append(("(b) fillseq wiredtiger, 2 threads, cursor inserts, log off", "engbench", w_eb2, "wtperf", w_pf2, None))
-    w_eb1, _ = run_driver(driver, "fillseq", "wiredtiger", fs, {"wiredtiger.log": False, "wiredtiger.cache_size": "1GB"})
-    w_bulk, _ = run_wtperf(a.num, K, V, B, 1)
-    rows.append(("    (ref) 1 thread: engbench cursor vs wtperf bulk", "engbench", w_eb1, "wtperf bulk", w_bulk, None))
+    def side(fn, label):
+        def run():
+            r, h = fn()
+            if isinstance(h, str):
+                how[label] = h
+            return r
+        return run
+
+    def pairs(left, right):
+        """A B, B A, A B, ...: per-pair ratios, medians of each side and of the ratios."""
+        ls, rs, ratios = [], [], []
+        for i in range(a.reps):
+            order = (left, right) if i % 2 == 0 else (right, left)
+            got = {id(f): f() for f in order}
+            lr, rr = got[id(left)], got[id(right)]
+            ls.append(lr)
+            if rr:
+                rs.append(rr)
+                ratios.append(lr / rr)
+            print(f"  pair {i + 1}: {lr:12,.0f} {rr or float('nan'):12,.0f}  ratio "
+                  f"{lr / rr if rr else float('nan'):.2f}", file=sys.stderr, flush=True)
+        med = lambda v: statistics.median(v) if v else None
+        return med(ls), med(rs), med(ratios), ratios
+
+    print("(a) fillseq rocksdb vs db_bench", file=sys.stderr)
+    ra = pairs(side(lambda: run_driver(driver, "fillseq", "rocksdb", fs, rk), "engbench"),
+               side(lambda: run_db_bench(a.num, K, V, B), "db_bench"))
+    rows.append(("(a) fillseq rocksdb, 1 thread, WAL off", "engbench", ra[0], "db_bench", ra[1], 0.9, ra[2], ra[3]))
+    print("(b) fillseq wiredtiger vs wtperf populate", file=sys.stderr)
+    rb = pairs(side(lambda: run_driver(driver, "fillseq", "wiredtiger", fw, wk), "engbench"),
+               side(lambda: run_wtperf(a.num, K, V, B, 2), "wtperf"))
+    rows.append(("(b) fillseq wiredtiger, 2 threads, cursor inserts, log off", "engbench", rb[0], "wtperf", rb[1],
+                 0.9, rb[2], rb[3]))
 
     ii = {"max_rows": a.rows, "batch": 1000, "length_char_fields": 100, "num_secondary_indexes": 3}
     real = {}
@@ -123,16 +188,20 @@ def main():
     # scheduler noise. The real engines keep a.rows (they only get slower as their indexes grow).
     big = dict(ii, max_rows=a.rows * 10)
     n1b, s1 = run_driver(driver, "iibench", "null", big)
-    rows.append((f"(c) iibench null ({a.rows * 10} docs) vs fastest real ({best})", "null", n1b, best, real[best], 10.0))
+    rows.append((f"(c) iibench null ({a.rows * 10} docs) vs fastest real ({best})", "null", n1b, best, real[best], 10.0,
+                 None, None))
     n2, s2 = run_driver(driver, "iibench", "null", dict(big, loader_threads=2))
-    rows.append((f"(d) iibench null, 2 loaders vs 1 ({a.rows * 10} docs)", "2 loaders", n2, "1 loader", n1b, 1.8))
+    rows.append((f"(d) iibench null, 2 loaders vs 1 ({a.rows * 10} docs)", "2 loaders", n2, "1 loader", n1b, 1.8,
+                 None, None))
 
-    print(f"driver: {driver}   fillseq: {a.num} keys, key {K} B, value {V} B, batch {B};"
-          f"   iibench: {a.rows} docs, 3 indexes, cf 100 chars")
+    print(f"driver: {driver}   fillseq: {a.num} keys, key {K} B, value {V} B, batch {B}, {a.reps} interleaved pairs"
+          f" (medians);   iibench: {a.rows} docs, 3 indexes, cf 100 chars")
     print(f"{'comparison':58} {'left':>14} {'rate/s':>12} {'right':>14} {'rate/s':>12} {'ratio':>7} target")
-    for name, ll, lr, rl, rr, target in rows:
-        ratio = lr / rr if lr and rr else float("nan")
+    for name, ll, lr, rl, rr, target, med_ratio, ratios in rows:
+        ratio = med_ratio if med_ratio is not None else (lr / rr if lr and rr else float("nan"))
         t = "" if target is None else (f">= {target:g}  " + ("met" if ratio >= target else "MISSED"))
+        if ratios:
+            t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios)
         fmt = lambda v: f"{v:12,.0f}" if v else f"{'n/a':>12}"
         print(f"{name:58} {ll:>14} {fmt(lr)} {rl:>14} {fmt(rr)} {ratio:7.2f} {t}")
     print("iibench per engine (docs/s): " + ", ".join(f"{e} {r:,.0f}" for e, r in sorted(real.items(), key=lambda x: -x[1])))
@@ -143,7 +212,10 @@ def main():
     print(f"(d) driver CPU: 1 loader {cpu(s1):.2f} s ({docs / cpu(s1):,.0f} docs per CPU-second, "
           f"{cpu(s1) / s1['client']['seconds']:.2f} cores), 2 loaders {cpu(s2):.2f} s "
           f"({docs / cpu(s2):,.0f} docs per CPU-second, {cpu(s2) / s2['client']['seconds']:.2f} cores)")
-    print(f"db_bench: {how_db}\nwtperf:   {how_wt}")
+    print(f"engbench (a): fillseq {json.dumps(fs)} knobs {json.dumps(rk)}")
+    print(f"db_bench (a): {how.get('db_bench')}")
+    print(f"engbench (b): fillseq {json.dumps(fw)} knobs {json.dumps(wk)}")
+    print(f"wtperf   (b): {how.get('wtperf')}")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,12 @@
 // from a 1 MiB buffer at a random offset, the rest zero bytes. WAL/sync come from engine knobs.
 //
 // key_order: `ranges` (default) gives thread t the disjoint range [num*t/threads, num*(t+1)/threads);
-// `shared` hands out the next `batch` keys from one counter to whichever thread asks, so all threads
-// append at the end of the key space like wtperf's populate threads (its keys come from one atomic
-// counter). With `shared` and threads > 1 a thread's op stream depends on scheduling, so those
-// threads are left out of op_stream_hash.
+// `shared` hands out every key from one atomic counter to whichever thread asks next, exactly as
+// wtperf's populate threads do (`batch` keys per transaction either way), so all threads insert at
+// the end of the key space (WiredTiger then splits the tail page in memory instead of forcing
+// evictions of pages in the middle, which a thread writing its own range below another's causes).
+// With `shared` and threads > 1 a thread's op stream depends on scheduling, so those threads are
+// left out of op_stream_hash (with one thread `shared` writes and hashes exactly what `ranges` does).
 //
 // Per-op cost kept small (the engine should dominate): the random source offset of the next value
 // is drawn 16 ops ahead and its cache lines prefetched (a random 50-byte slice of a 1 MiB buffer is
@@ -34,7 +36,7 @@ class FillSeq final : public Workload {
     threads_ = static_cast<int>(p_int(p, "threads"));
     num_ = static_cast<uint64_t>(p_int(p, "num"));
     shared_ = p.at("key_order").get<std::string>() == "shared";
-    next_batch_.store(0);
+    next_key_.store(0);
     table_ = engine.table(p.at("table").get<std::string>(), TableKind::Record);
     Rng r(seed, 0xF111);
     buf_.resize(kValueBuffer);
@@ -68,11 +70,9 @@ class FillSeq final : public Workload {
     size_t slot = 0;
     uint64_t k = lo, done = 0;
     while (k < hi && !ctx.should_stop()) {
-      if (shared_) {  // claim the next batch of keys
-        k = next_batch_.fetch_add(batch, std::memory_order_relaxed);
-        if (k >= hi) break;
-      }
-      uint64_t n = std::min(batch, hi - k);
+      const uint64_t first = shared_ ? next_key_.load(std::memory_order_relaxed) : k;
+      if (first >= hi) break;
+      uint64_t n = std::min(batch, hi - first);  // shared, threads > 1: at most n (others claim too)
       uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
       if (ctx.should_stop()) break;
       uint64_t t0 = rate > 0 ? intended : now_ns();
@@ -81,6 +81,13 @@ class FillSeq final : public Workload {
       s->begin();
       try {
         for (uint64_t i = 0; i < n; ++i, ++k) {
+          if (shared_) {  // claim the next key (wtperf: one atomic increment per key)
+            k = next_key_.fetch_add(1, std::memory_order_relaxed);
+            if (k >= hi) {
+              n = i;
+              break;
+            }
+          }
           for (int b = 0; b < 8; ++b) key[b] = static_cast<char>((k >> (56 - 8 * b)) & 0xFF);
           const size_t off = ahead[slot];
           const size_t next = static_cast<size_t>(rng.uniform(offsets));
@@ -98,6 +105,7 @@ class FillSeq final : public Workload {
         try { s->rollback(); } catch (...) {}
         throw;
       }
+      if (n == 0) break;  // key_order=shared: the other threads took the last keys
       uint64_t t1 = now_ns();
       done += n;
       m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, n * (key_size + value_size));
@@ -112,7 +120,7 @@ class FillSeq final : public Workload {
   uint64_t num_ = 0;
   int table_ = 0;
   bool shared_ = false;
-  std::atomic<uint64_t> next_batch_{0};  // key_order=shared: first key of the next unclaimed batch
+  std::atomic<uint64_t> next_key_{0};  // key_order=shared: the next unclaimed key
   std::string buf_;
   std::atomic<uint64_t> written_{0};
 };
@@ -145,8 +153,8 @@ WorkloadInfo fillseq_info() {
       {"batch", ParamType::Int, int64_t{1000}, "keys per transaction"},
       {"threads", ParamType::Int, int64_t{1}, "writer threads (key ranges: see key_order)"},
       {"key_order", ParamType::Enum, std::string("ranges"),
-       "ranges: each thread writes its own contiguous range; shared: threads take the next `batch` "
-       "keys from one counter (all append at the end, like wtperf populate)",
+       "ranges: each thread writes its own contiguous range; shared: every key comes from one atomic "
+       "counter shared by the threads (all append at the end, like wtperf populate)",
        {"ranges", "shared"}},
       {"table", ParamType::String, std::string("fillseq"), "table name"},
   };
