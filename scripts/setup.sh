@@ -17,7 +17,7 @@ log() { echo "setup: $*" >&2; }
 APT_PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev
   swig libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
   librocksdb-dev rocksdb-tools libbson-dev liblmdb-dev libsqlite3-dev
-  nlohmann-json3-dev libyaml-cpp-dev libgtest-dev
+  nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysbench
   sysstat procps util-linux)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -109,6 +109,7 @@ json yaml_to_json(const YAML::Node& n) {
 std::vector<std::string> names_of_engines() {
   std::vector<std::string> v;
   for (const auto& e : engine_registry()) v.push_back(e.name);
+  for (const auto& t : target_registry()) v.push_back(t.name);
   return v;
 }
 std::vector<std::string> names_of_workloads() {
@@ -178,6 +179,8 @@ const char* param_type_name(ParamType t) {
 
 std::string knob_namespace(const std::string& engine) {
   if (engine == "wiredtiger-lsm") return "wiredtiger";
+  for (const auto& t : target_registry())
+    if (t.name == engine) return t.knob_namespace;
   return engine;
 }
 
@@ -317,7 +320,7 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
     return false;
   }
   static const std::vector<std::string> keys = {"workload", "engine", "knobs", "params",
-                                                "seed", "data_dir", "output_dir"};
+                                                "seed", "data_dir", "output_dir", "target"};
   for (auto it = raw.begin(); it != raw.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       problems->push_back("unknown config key '" + it.key() + "'; valid: " + join(keys));
@@ -327,7 +330,10 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
   std::string ename = raw.contains("engine") && raw["engine"].is_string() ? raw["engine"].get<std::string>() : "";
   for (const auto& e : engine_registry())
     if (e.name == ename) out->engine = &e;
-  if (!out->engine)
+  out->target = nullptr;
+  for (const auto& t : target_registry())
+    if (t.name == ename) out->target = &t;
+  if (!out->engine && !out->target)
     problems->push_back((ename.empty() ? std::string("missing engine") : "unknown engine '" + ename + "'") +
                         "; valid: " + join(names_of_engines()));
   // workload
@@ -346,6 +352,32 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
   if (out->engine)
     resolve_params(out->engine->knobs, knobs, knob_namespace(out->engine->name) + ".", "knob", &out->knobs,
                    problems);
+  // target: the connection section of a server target (refused for KV engines)
+  out->target_conn = raw.contains("target") && !raw["target"].is_null() ? raw["target"] : json::object();
+  if (out->target) {
+    const TargetInfo& t = *out->target;
+    resolve_params(t.knobs, knobs, t.knob_namespace + ".", "knob", &out->knobs, problems);
+    std::vector<std::string> valid;
+    for (const auto& kv : t.connection) valid.push_back(kv.first);
+    if (!out->target_conn.is_object()) {
+      problems->push_back("'target' must be a mapping; valid keys: " + join(valid));
+    } else {
+      for (auto it = out->target_conn.begin(); it != out->target_conn.end(); ++it) {
+        if (std::find(valid.begin(), valid.end(), it.key()) == valid.end())
+          problems->push_back("unknown target key '" + it.key() + "' for " + t.name + "; valid: " + join(valid));
+        else if (it.key() == "port" ? !it.value().is_number_integer() : !it.value().is_string())
+          problems->push_back("bad value for target key '" + it.key() + "': expected " +
+                              (it.key() == "port" ? "an integer" : "a string"));
+      }
+      if (t.check_connection) t.check_connection(out->target_conn, problems);
+    }
+    if (out->workload && std::find(t.workloads.begin(), t.workloads.end(), out->workload->name) == t.workloads.end())
+      problems->push_back("workload '" + out->workload->name + "' does not run on target " + t.name +
+                          "; it runs: " + join(t.workloads));
+  } else if (raw.contains("target") && !raw["target"].is_null() && !raw["target"].empty()) {
+    problems->push_back("'target' (connection details) is for server targets only: " +
+                        std::string("engine '") + ename + "' is not one");
+  }
   if (out->workload) {
     resolve_params(out->workload->params, params, "", "param", &out->params, problems);
     if (problems->size() == before && out->workload->check) out->workload->check(out->params, problems);
@@ -371,11 +403,38 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
 
 json ResolvedConfig::to_json() const {
   json k = json::object(), p = json::object();
-  std::string ns = engine ? knob_namespace(engine->name) + "." : "";
+  std::string ns = engine ? knob_namespace(engine->name) + "." : target ? target->knob_namespace + "." : "";
   for (const auto& [n, v] : knobs) k[ns + n] = v;
   for (const auto& [n, v] : params) p[n] = v;
-  return {{"workload", workload ? workload->name : ""}, {"engine", engine ? engine->name : ""},
-          {"knobs", k}, {"params", p}, {"seed", seed}, {"data_dir", data_dir}, {"output_dir", output_dir}};
+  json out = {{"workload", workload ? workload->name : ""}, {"engine", backend_name()},
+              {"knobs", k}, {"params", p}, {"seed", seed}, {"data_dir", data_dir}, {"output_dir", output_dir}};
+  if (target) {
+    json c = target_conn;
+    if (c.is_object() && c.contains("password")) c["password"] = "***";
+    if (c.is_object() && c.contains("uri") && c["uri"].is_string()) c["uri"] = redact_uri(c["uri"].get<std::string>());
+    out["target"] = c;
+  }
+  return out;
+}
+
+const std::string& ResolvedConfig::backend_name() const {
+  static const std::string none;
+  return engine ? engine->name : target ? target->name : none;
+}
+
+std::string redact_uri(const std::string& uri) {
+  // scheme://user:password@host... → scheme://user:***@host...
+  size_t scheme = uri.find("://");
+  if (scheme == std::string::npos) return uri;
+  size_t start = scheme + 3;
+  size_t end = uri.find_first_of("/?#", start);
+  std::string authority = uri.substr(start, end == std::string::npos ? std::string::npos : end - start);
+  size_t at = authority.rfind('@');
+  if (at == std::string::npos) return uri;
+  std::string userinfo = authority.substr(0, at);
+  size_t colon = userinfo.find(':');
+  std::string shown = colon == std::string::npos ? "***" : userinfo.substr(0, colon) + ":***";
+  return uri.substr(0, start) + shown + uri.substr(start + at);
 }
 
 json describe_json() {
@@ -387,12 +446,22 @@ json describe_json() {
                        {"library_version", e.library_version}, {"available", static_cast<bool>(e.make)},
                        {"knob_namespace", knob_namespace(e.name)}, {"knobs", knobs}});
   }
+  json targets = json::array();
+  for (const auto& t : target_registry()) {
+    json knobs = json::array(), conn = json::array();
+    for (const auto& s : t.knobs) knobs.push_back(spec_json(s));
+    for (const auto& kv : t.connection) conn.push_back({{"name", kv.first}, {"help", kv.second}});
+    targets.push_back({{"name", t.name}, {"description", t.description}, {"library", t.library},
+                       {"library_version", t.library_version}, {"available", static_cast<bool>(t.make)},
+                       {"knob_namespace", t.knob_namespace}, {"knobs", knobs}, {"workloads", t.workloads},
+                       {"connection", conn}});
+  }
   for (const auto& w : workload_registry()) {
     json params = json::array();
     for (const auto& s : w.params) params.push_back(spec_json(s));
     workloads.push_back({{"name", w.name}, {"description", w.description}, {"params", params}});
   }
-  return {{"driver_version", kDriverVersion}, {"engines", engines}, {"workloads", workloads}};
+  return {{"driver_version", kDriverVersion}, {"engines", engines}, {"targets", targets}, {"workloads", workloads}};
 }
 
 }  // namespace eb

@@ -5,6 +5,7 @@
 
 #include "engine.h"
 #include "params.h"
+#include "target.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -12,14 +13,17 @@ namespace eb {
 extern const char* const kDriverVersion;
 
 struct ResolvedConfig {
-  const EngineInfo* engine = nullptr;
+  const EngineInfo* engine = nullptr;  // a KV engine, or
+  const TargetInfo* target = nullptr;  // a server target (docs/driver.md "Server targets")
+  json target_conn = json::object();   // the config's `target` section (connection details)
   const WorkloadInfo* workload = nullptr;
   ParamValues knobs;   // unqualified names, every declared knob
   ParamValues params;  // every declared param
   uint64_t seed = 1;
   std::string data_dir, output_dir;
   json raw;  // as given
-  json to_json() const;  // resolved config (knobs namespaced as in the input)
+  json to_json() const;  // resolved config (knobs namespaced as in the input; a password shown as ***)
+  const std::string& backend_name() const;  // engine or target name
 };
 
 // The knob namespace of an engine ("wiredtiger" for wiredtiger and wiredtiger-lsm).
@@ -40,5 +44,8 @@ json load_config_file(const std::string& path);
 bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems);
 
 json describe_json();
+
+// A URI with the password of its userinfo replaced by *** (mongodb://u:***@h/).
+std::string redact_uri(const std::string& uri);
 
 }  // namespace eb

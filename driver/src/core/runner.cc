@@ -84,6 +84,7 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   const double max_s = std::max(0.0, cfg.params.at("max_seconds").get<double>());
 
   std::unique_ptr<Engine> engine;
+  std::unique_ptr<Target> target;  // a server target instead of an engine
   std::unique_ptr<Workload> wl;
   std::unique_ptr<Metrics> metrics;
   std::vector<OpHasher> hashers;
@@ -99,11 +100,18 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   json stats_before = json::object(), stats_after = json::object();
 
   try {
-    engine = cfg.engine->make();
-    engine->open(cfg.data_dir, cfg.knobs);
     wl = cfg.workload->make();
-    wl->setup(*engine, cfg.params, cfg.seed);
-    stats_before = engine->stats();
+    if (cfg.target) {
+      target = cfg.target->make();
+      target->open(cfg.target_conn, cfg.knobs);
+      wl->setup_target(*target, cfg.params, cfg.seed);
+      stats_before = target->stats();
+    } else {
+      engine = cfg.engine->make();
+      engine->open(cfg.data_dir, cfg.knobs);
+      wl->setup(*engine, cfg.params, cfg.seed);
+      stats_before = engine->stats();
+    }
     write_file(out_dir / "engine_stats_before.json", stats_before.dump(2) + "\n");
 
     op_names = wl->op_names();
@@ -222,6 +230,18 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   }
   if (status == "ok" && interrupted) status = "interrupted";
 
+  if (target) {
+    try {
+      stats_after = target->stats();
+    } catch (const std::exception& e) {
+      fail(std::string("target stats: ") + e.what());
+    }
+    try {
+      target->close();
+    } catch (const std::exception& e) {
+      fail(std::string("target close: ") + e.what());
+    }
+  }
   if (engine) {
     try {
       stats_after = engine->stats();
@@ -241,9 +261,19 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   summary["status"] = status;
   summary["error"] = error;
   summary["workload"] = cfg.workload->name;
-  summary["engine"] = cfg.engine->name;
-  summary["engine_library"] = cfg.engine->library;
-  summary["engine_version"] = cfg.engine->library_version;
+  summary["engine"] = cfg.backend_name();
+  summary["engine_library"] = cfg.engine ? cfg.engine->library : cfg.target->library;
+  summary["engine_version"] = cfg.engine ? cfg.engine->library_version : cfg.target->library_version;
+  if (cfg.target) {
+    json d = cfg.to_json()["target"];
+    if (target) {
+      try {
+        d = target->describe();
+      } catch (const std::exception&) {
+      }
+    }
+    summary["target"] = d;
+  }
   summary["driver_version"] = kDriverVersion;
   summary["seed"] = cfg.seed;
   std::vector<uint64_t> all, det;

@@ -10,6 +10,7 @@
 
 #include "core/collection.h"
 #include "core/rng.h"
+#include "target.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -77,8 +78,28 @@ class IIBench final : public Workload {
     queriers_ = static_cast<int>(p_int(p, "query_threads"));
     max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
     nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
-    coll_ = std::make_unique<Collection>(engine, p.at("collection").get<std::string>(),
-                                         iibench_indexes(nsec_, p_bool(p, "id_index")));
+    store_ = kv_iibench_store(engine);
+    setup_store(p, seed);
+  }
+
+  void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
+    loaders_ = static_cast<int>(p_int(p, "loader_threads"));
+    queriers_ = static_cast<int>(p_int(p, "query_threads"));
+    max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
+    nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
+    store_ = target.iibench_store();
+    if (!store_) throw std::runtime_error("iibench does not run on this target");
+    setup_store(p, seed);
+  }
+
+  void setup_store(const ParamValues& p, uint64_t seed) {
+    IibenchShape shape;
+    shape.name = p.at("collection").get<std::string>();
+    shape.num_secondary = nsec_;
+    shape.id_index = p_bool(p, "id_index");
+    shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
+    shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
+    store_->create(shape);
     Rng r(seed, 0xC4A5);
     chars_.resize(kCharBuffer);
     for (auto& c : chars_) c = static_cast<char>('a' + r.uniform(26));
@@ -104,13 +125,12 @@ class IIBench final : public Workload {
   }
 
   json summary_extra() const override {
-    if (!coll_) return json::object();
-    return {{"logical_bytes_stored", coll_->live_bytes()},
-            {"logical_index_key_bytes", coll_->index_key_bytes()},
-            {"documents_inserted", inserted_.load()}};
+    if (!store_) return json::object();
+    json j = store_->summary_extra();
+    j["documents_inserted"] = inserted_.load();
+    return j;
   }
 
-  Collection& collection() { return *coll_; }
   const std::string& char_buffer() const { return chars_; }
 
  private:
@@ -129,7 +149,7 @@ class IIBench final : public Workload {
     uint8_t oid_mid[5];
     for (auto& b : oid_mid) b = static_cast<uint8_t>(rng.next());
     uint32_t oid_counter = static_cast<uint32_t>(rng.next() & 0xFFFFFF);
-    auto session = ctx.engine->session();
+    auto client = store_->client();
     std::vector<Doc> docs;
     std::vector<std::string> cf_names;
     for (int i = 1; i <= ncf; ++i) cf_names.push_back("cf" + std::to_string(i));
@@ -182,7 +202,7 @@ class IIBench final : public Workload {
         }
         w.finish();
       }
-      uint64_t bytes = coll_->insert_batch(*session, docs);
+      uint64_t bytes = client->insert_batch(docs);
       uint64_t t1 = now_ns();
       m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, bytes);
       done += n;
@@ -202,12 +222,11 @@ class IIBench final : public Workload {
     std::vector<int> order;
     for (int which : {3, 1, 2})
       if (which <= nsec_) order.push_back(which);
-    auto session = ctx.engine->session();
+    auto client = store_->client();
     while (!ctx.should_stop() && running_loaders_.load() > 0 && inserted_.load() < begin_docs)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const int64_t start_ms = static_cast<int64_t>(ctx.start_unix_s * 1000);
     const uint64_t qstart = now_ns();
-    std::vector<IndexRow> rows;
     for (uint64_t i = 0; !ctx.should_stop() && running_loaders_.load() > 0; ++i) {
       uint64_t intended = rate > 0 ? pace(qstart, rate, i, ctx) : 0;
       if (ctx.should_stop() || running_loaders_.load() == 0) break;
@@ -228,9 +247,8 @@ class IIBench final : public Workload {
       else if (which == 2) start = {KeyValue::Double(price), KeyValue::Int(c)};
       else start = {KeyValue::Int(r), KeyValue::Double(price), KeyValue::Int(c)};
       int index = which == 1 ? 2 : (which == 2 ? 0 : 1);
-      rows.clear();
       uint64_t br = 0;
-      size_t n = coll_->index_scan(*session, index, start, limit, fetch, &rows, &br);
+      size_t n = client->query(index, start, limit, fetch, &br);
       uint64_t t1 = now_ns();
       m.record(1, (t1 - std::min(t0, t1)) / 1000, n, br, 0);
     }
@@ -238,7 +256,7 @@ class IIBench final : public Workload {
 
   int loaders_ = 1, queriers_ = 0, nsec_ = 0;
   uint64_t max_rows_ = 0;
-  std::unique_ptr<Collection> coll_;
+  std::unique_ptr<IibenchStore> store_;
   std::string chars_;
   std::atomic<int> running_loaders_{0};
   std::atomic<uint64_t> inserted_{0};

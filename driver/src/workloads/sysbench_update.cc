@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "core/rng.h"
+#include "target.h"
 #include "workloads/doc_writer.h"
 #include "workloads/workload.h"
 
@@ -17,7 +18,7 @@ namespace eb {
 namespace {
 using namespace wl;
 
-constexpr size_t kCLen = 120, kPadLen = 60;
+constexpr size_t kCLen = kSbCLen;
 
 // sysbench's mask: groups of 11 '#' and a '-', '#' replaced by a random digit.
 void sb_string(Rng& r, size_t groups, char* out) {
@@ -38,6 +39,17 @@ class SysbenchUpdate final : public Workload {
   }
 
   void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
+    store_ = kv_sysbench_store(engine);
+    setup_store(p, seed);
+  }
+
+  void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
+    store_ = target.sysbench_store();
+    if (!store_) throw std::runtime_error("sysbench-update does not run on this target");
+    setup_store(p, seed);
+  }
+
+  void setup_store(const ParamValues& p, uint64_t seed) {
     clients_ = p.at("clients").get<std::vector<int64_t>>();
     tables_ = static_cast<int>(p_int(p, "tables"));
     table_size_ = static_cast<uint64_t>(p_int(p, "table_size"));
@@ -45,8 +57,7 @@ class SysbenchUpdate final : public Workload {
     updates_per_step_ = static_cast<uint64_t>(p_int(p, "updates_per_step"));
     max_clients_ = static_cast<int>(*std::max_element(clients_.begin(), clients_.end()));
     const std::string prefix = p_str(p, "collection");
-    for (int t = 0; t < tables_; ++t)
-      colls_.push_back(std::make_unique<Collection>(engine, table_name(prefix, t), std::vector<IndexDef>{{"k", {"k"}}}));
+    store_->create(prefix, tables_);
     // Load phase (before the "before" engine stats): one loader thread per table, ids 1..table_size
     // in order, so a row's record id is its id (the primary key lookup of an update).
     const uint64_t batch = static_cast<uint64_t>(p_int(p, "load_batch"));
@@ -57,32 +68,27 @@ class SysbenchUpdate final : public Workload {
     for (int t = 0; t < tables_; ++t)
       loaders.emplace_back([&, t] {
         try {
-          Collection& c = *colls_[t];
-          auto s = engine.session();
-          if (c.next_id() != 1) {
-            if (c.next_id() != table_size_ + 1)
+          auto client = store_->client();
+          const uint64_t present = store_->rows(t);
+          if (present != 0) {
+            if (present != table_size_)
               throw std::runtime_error(table_name(prefix, t) + " exists with another size; use a fresh data_dir");
             return;  // reopened: already loaded
           }
           Rng r(seed, 0x5B0000 + static_cast<uint64_t>(t));
-          std::vector<Doc> docs;
-          char cbuf[kCLen], pbuf[kPadLen];
+          std::vector<SbRow> rows;
           for (uint64_t id = 1; id <= table_size_;) {
             uint64_t n = std::min(batch, table_size_ - id + 1);
-            docs.resize(n);
+            rows.resize(n);
             for (uint64_t i = 0; i < n; ++i, ++id) {
               int64_t k = 1 + static_cast<int64_t>(r.uniform(table_size_));
               k_sum_loaded_[t] += k;
-              sb_string(r, 10, cbuf);
-              sb_string(r, 5, pbuf);
-              DocWriter w(&docs[i].bytes);
-              w.i64("_id", static_cast<int64_t>(id));
-              w.i64("k", k);
-              w.utf8("c", cbuf, kCLen);
-              w.utf8("pad", pbuf, kPadLen);
-              w.finish();
+              rows[i].id = static_cast<int64_t>(id);
+              rows[i].k = k;
+              sb_string(r, 10, rows[i].c);
+              sb_string(r, 5, rows[i].pad);
             }
-            c.insert_batch(*s, docs);
+            client->load(t, rows);
           }
         } catch (const std::exception& e) {
           errors[t] = e.what();
@@ -123,8 +129,7 @@ class SysbenchUpdate final : public Workload {
                                               : 0.0},
                        {"ran", st.ran}});
     }
-    int64_t live = 0;
-    for (auto& c : colls_) live += static_cast<int64_t>(c->live_bytes());
+    int64_t live = store_ ? store_->live_bytes() : 0;
     int64_t ksum = 0;
     for (int64_t k : k_sum_loaded_) ksum += k;
     return {{"steps", steps},
@@ -155,7 +160,7 @@ class SysbenchUpdate final : public Workload {
     auto to_unix = [&](uint64_t ns) {
       return ctx.start_unix_s + (static_cast<double>(ns) - static_cast<double>(ctx.start_ns)) / 1e9;
     };
-    auto s = ctx.engine->session();
+    auto s = store_->client();
     char cbuf[kCLen];
     const size_t nsteps = clients_.size();
     for (size_t st = 0; st <= nsteps; ++st) {
@@ -195,16 +200,8 @@ class SysbenchUpdate final : public Workload {
           h.bytes(cbuf, kCLen);
         }
         uint64_t br = 0, bw = 0;
-        bool found = colls_[table]->update(*s, id, [&](const Doc& old) {
-          Doc d = old;
-          if (index_mode_) {
-            new_k = get_int(d.bytes, "k") + 1;
-            set_int64(&d.bytes, "k", new_k);
-          } else {
-            set_utf8_same_size(&d.bytes, "c", cbuf, kCLen);
-          }
-          return d;
-        }, &br, &bw);
+        bool found = index_mode_ ? s->update_k(table, static_cast<int64_t>(id), &new_k, &br, &bw)
+                                 : s->update_c(table, static_cast<int64_t>(id), cbuf, &br, &bw);
         uint64_t t1 = now_ns();
         uint64_t lat = (t1 - std::min(t0, t1)) / 1000;
         // A request that found no row (only on the null engine, which stores nothing) still counts,
@@ -213,11 +210,12 @@ class SysbenchUpdate final : public Workload {
         m.record(1 + static_cast<int>(st), lat, found ? 1 : 0, br, bw);
         step.requests.fetch_add(1, std::memory_order_relaxed);
         if (verify) {
-          Doc back;
-          bool same = colls_[table]->get(*s, id, &back);
+          int64_t k_back = 0;
+          std::string c_back;
+          bool same = s->get(table, static_cast<int64_t>(id), &k_back, &c_back);
           if (same) {
-            if (index_mode_) same = get_int(back.bytes, "k") >= new_k;  // another client may have added 1 since
-            else same = c > 1 || get_bytes(back.bytes, "c") == std::string(cbuf, kCLen);
+            if (index_mode_) same = k_back >= new_k;  // another client may have added 1 since (-1: unknown)
+            else same = c > 1 || c_back == std::string(cbuf, kCLen);
           }
           verify_checks_.fetch_add(1, std::memory_order_relaxed);
           if (!same) verify_bad_.fetch_add(1, std::memory_order_relaxed);
@@ -230,7 +228,7 @@ class SysbenchUpdate final : public Workload {
   int tables_ = 1, max_clients_ = 1;
   uint64_t table_size_ = 0, updates_per_step_ = 0;
   bool index_mode_ = false;
-  std::vector<std::unique_ptr<Collection>> colls_;
+  std::unique_ptr<SysbenchStore> store_;
   std::vector<int64_t> k_sum_loaded_;
   double load_seconds_ = 0;
   std::vector<Step> steps_;

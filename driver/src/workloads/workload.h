@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 #include "params.h"
 
 namespace eb {
+
+class Target;  // target.h: a server the driver reaches as a client
 
 // What a worker thread sees while it runs.
 struct RunContext {
@@ -39,6 +42,10 @@ class Workload {
   virtual std::vector<std::string> op_names() const = 0;
   // Create tables/indexes (before the engine stats "before" snapshot).
   virtual void setup(Engine& engine, const ParamValues& params, uint64_t seed) = 0;
+  // The same against a server target (only workloads listed in the target's TargetInfo::workloads).
+  virtual void setup_target(Target& /*target*/, const ParamValues& /*params*/, uint64_t /*seed*/) {
+    throw std::runtime_error("this workload does not run on server targets");
+  }
   virtual int threads() const = 0;
   // Threads whose generated stream length depends only on seed and params (these form op_stream_hash).
   virtual bool thread_is_deterministic(int /*thread*/) const { return true; }

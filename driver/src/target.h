@@ -1,0 +1,124 @@
+// Server targets: real database servers the driver reaches as a client (MariaDB with InnoDB or
+// MyRocks over libmariadb, any MongoDB by URI over libmongoc). They are not key/value engines, so
+// the workloads that run on them declare a *store* interface with what they need from a server;
+// the KV engines get the Collection-based implementation of the same interface
+// (workloads/stores_kv.cc), the servers a SQL one (targets/mariadb.cc) or a MongoDB one
+// (targets/mongodb.cc). The workload generates every operation itself, so every target receives
+// the same operation stream (and the same op_stream_hash).
+//
+// Threading: one Target per process; a store is made once at setup; one client per worker thread.
+#pragma once
+#include <bson/bson.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/collection.h"
+#include "engine.h"
+#include "params.h"
+
+namespace eb {
+
+// --- sysbench-update: tables <prefix>1..N {id PK, k (index k_1), c char(120), pad char(60)} ---
+constexpr size_t kSbCLen = 120, kSbPadLen = 60;
+struct SbRow {
+  int64_t id = 0, k = 0;
+  char c[kSbCLen];
+  char pad[kSbPadLen];
+};
+
+class SysbenchClient {
+ public:
+  virtual ~SysbenchClient() = default;
+  // One insert request (one transaction / one multi-row INSERT / one insert_many) of rows.
+  virtual void load(int table, const std::vector<SbRow>& rows) = 0;
+  // UPDATE ... SET c=? WHERE id=?  → rows matched (false: no such row). br/bw: logical bytes.
+  virtual bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) = 0;
+  // UPDATE ... SET k=k+1 WHERE id=?  → matched; *new_k = the new k where the store sees it (KV),
+  // else -1.
+  virtual bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) = 0;
+  // Point read of k and c (verify mode).
+  virtual bool get(int table, int64_t id, int64_t* k, std::string* c) = 0;
+};
+
+class SysbenchStore {
+ public:
+  virtual ~SysbenchStore() = default;
+  // Tables <prefix>1..<tables> with the k index. KV engines open existing ones (rows() tells the
+  // loader what is there); servers drop and recreate them, so every run starts empty.
+  virtual void create(const std::string& prefix, int tables) = 0;
+  virtual uint64_t rows(int table) = 0;  // rows already present (0 for a fresh table)
+  virtual std::unique_ptr<SysbenchClient> client() = 0;
+  virtual int64_t live_bytes() const { return 0; }  // logical bytes of live rows (KV: BSON bytes)
+};
+
+// --- iibench: one table/collection of purchase documents with 0-3 secondary indexes ---
+struct IibenchShape {
+  std::string name;          // collection / table name
+  int num_secondary = 3;     // pc {price,customerid}, rpc {cashregisterid,price,customerid}, ptc {price,dateandtime,customerid}
+  bool id_index = true;      // documents carry an ObjectId _id with its own index (MongoDB shape)
+  int num_char_fields = 1;   // cf1..cfN
+  int length_char_fields = 1000;
+};
+
+class IibenchClient {
+ public:
+  virtual ~IibenchClient() = default;
+  // One insert request of BSON documents {_id?, dateandtime, cashregisterid, customerid, productid,
+  // price, cf1..}. Returns logical bytes written.
+  virtual uint64_t insert_batch(const std::vector<Doc>& docs) = 0;
+  // Range query on index 0 = pc (price, customerid), 1 = rpc (cashregisterid, price, customerid),
+  // 2 = ptc (price, dateandtime, customerid) from `start` (the index's values) with a limit.
+  // Returns rows; br = logical bytes read.
+  virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) = 0;
+};
+
+class IibenchStore {
+ public:
+  virtual ~IibenchStore() = default;
+  virtual void create(const IibenchShape& shape) = 0;
+  virtual std::unique_ptr<IibenchClient> client() = 0;
+  virtual json summary_extra() const { return json::object(); }
+};
+
+// --- targets ---
+class Target {
+ public:
+  virtual ~Target() = default;
+  // Connect once (fail fast with the server's words). `conn` is the config's `target` section,
+  // `knobs` every declared knob of the target, typed.
+  virtual void open(const json& conn, const ParamValues& knobs) = 0;
+  virtual json stats() = 0;            // statistics snapshot (engine_stats_*.json)
+  virtual json describe() const = 0;   // what the summary records (never a password)
+  virtual void close() = 0;            // idempotent
+  virtual std::unique_ptr<SysbenchStore> sysbench_store() { return nullptr; }
+  virtual std::unique_ptr<IibenchStore> iibench_store() { return nullptr; }
+};
+
+struct TargetInfo {
+  std::string name;                 // "mariadb-innodb", "mariadb-myrocks", "mongodb"
+  std::string description;
+  std::string library;              // client library
+  std::string library_version;
+  std::string knob_namespace;       // "mariadb", "mongodb"
+  std::vector<ParamSpec> knobs;
+  std::vector<std::string> workloads;  // workloads that run on this target
+  // Keys of the config's `target` section: name → help.
+  std::vector<std::pair<std::string, std::string>> connection;
+  // Cross-key check of the `target` section (problems appended).
+  std::function<void(const json&, std::vector<std::string>*)> check_connection;
+  std::function<std::unique_ptr<Target>()> make;
+};
+
+const std::vector<TargetInfo>& target_registry();
+
+// Collection-based stores for the KV engines (the behaviour the workloads had before targets).
+std::unique_ptr<SysbenchStore> kv_sysbench_store(Engine& engine);
+std::unique_ptr<IibenchStore> kv_iibench_store(Engine& engine);
+
+// Errors of targets are EngineErrors too ("mariadb: UPDATE sbtest1 ...: <server message>").
+
+}  // namespace eb

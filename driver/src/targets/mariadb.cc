@@ -1,0 +1,445 @@
+// MariaDB targets `mariadb-innodb` and `mariadb-myrocks` over MariaDB Connector/C (Debian
+// libmariadb-dev, mysql.h). One connection per worker thread, autocommit, prepared statements for
+// the per-request statements, CLIENT_FOUND_ROWS so that an UPDATE reports the rows it matched.
+//
+// sysbench-update: sysbench's table and statements (oltp_common.lua):
+//   CREATE TABLE sbtestN (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
+//                         pad CHAR(60) NOT NULL DEFAULT '', KEY k_1(k)) ENGINE=InnoDB|ROCKSDB
+//   load: multi-row INSERT per load_batch;  UPDATE sbtestN SET c=? WHERE id=?;  UPDATE sbtestN SET k=k+1 WHERE id=?
+// iibench: the iibench table (transactionid AUTO_INCREMENT PK; dateandtime BIGINT = the documents'
+// client milliseconds; cashregisterid, customerid, productid INT; price DOUBLE; cf1..N VARCHAR) with
+// the secondary indexes pc, rpc, ptc; one multi-row INSERT per batch (the ObjectId _id of the
+// documents is not stored: transactionid is the primary key, as in iibench for MySQL).
+#include <mysql.h>
+
+#include <cstring>
+#include <mutex>
+#include <sstream>
+
+#include "target.h"
+
+namespace eb {
+namespace {
+
+struct ConnInfo {
+  std::string host = "127.0.0.1", socket, user = "root", password, database = "engbench";
+  unsigned port = 3306;
+};
+
+std::string jstr(const json& c, const char* k, const std::string& dflt) {
+  return c.contains(k) && c[k].is_string() ? c[k].get<std::string>() : dflt;
+}
+
+class MyConn {
+ public:
+  explicit MyConn(const ConnInfo& ci, bool with_db = true) {
+    m_ = mysql_init(nullptr);
+    if (!m_) throw EngineError("mariadb: mysql_init failed");
+    unsigned timeout = 10, rw_timeout = 600;
+    mysql_options(m_, MYSQL_OPT_CONNECT_TIMEOUT, &timeout);
+    mysql_options(m_, MYSQL_OPT_READ_TIMEOUT, &rw_timeout);
+    mysql_options(m_, MYSQL_OPT_WRITE_TIMEOUT, &rw_timeout);
+    const char* sock = ci.socket.empty() ? nullptr : ci.socket.c_str();
+    const char* host = sock ? "localhost" : ci.host.c_str();
+    if (!mysql_real_connect(m_, host, ci.user.c_str(), ci.password.c_str(), with_db ? ci.database.c_str() : nullptr,
+                            sock ? 0 : ci.port, sock, CLIENT_FOUND_ROWS)) {
+      std::string err = mysql_error(m_);
+      mysql_close(m_);
+      m_ = nullptr;
+      throw EngineError("mariadb: cannot connect to " + (sock ? std::string(sock) : ci.host + ":" + std::to_string(ci.port)) +
+                        " as " + ci.user + ": " + err);
+    }
+  }
+  ~MyConn() {
+    for (auto* s : stmts_)
+      if (s) mysql_stmt_close(s);
+    if (m_) mysql_close(m_);
+  }
+  MyConn(const MyConn&) = delete;
+  MyConn& operator=(const MyConn&) = delete;
+
+  void exec(const std::string& sql) {
+    if (mysql_real_query(m_, sql.data(), sql.size()) != 0) throw err(sql);
+    // Drain any result set.
+    if (MYSQL_RES* r = mysql_store_result(m_)) mysql_free_result(r);
+  }
+  // Rows of a query as strings (small results only).
+  std::vector<std::vector<std::string>> rows(const std::string& sql) {
+    if (mysql_real_query(m_, sql.data(), sql.size()) != 0) throw err(sql);
+    std::vector<std::vector<std::string>> out;
+    MYSQL_RES* r = mysql_store_result(m_);
+    if (!r) return out;
+    unsigned nf = mysql_num_fields(r);
+    while (MYSQL_ROW row = mysql_fetch_row(r)) {
+      unsigned long* len = mysql_fetch_lengths(r);
+      std::vector<std::string> v;
+      for (unsigned i = 0; i < nf; ++i) v.emplace_back(row[i] ? std::string(row[i], len[i]) : std::string());
+      out.push_back(std::move(v));
+    }
+    mysql_free_result(r);
+    return out;
+  }
+  // A prepared statement kept for the connection's life (slot = caller's index).
+  MYSQL_STMT* prepare(size_t slot, const std::string& sql) {
+    if (slot >= stmts_.size()) stmts_.resize(slot + 1, nullptr);
+    if (stmts_[slot]) return stmts_[slot];
+    MYSQL_STMT* s = mysql_stmt_init(m_);
+    if (!s) throw err("mysql_stmt_init");
+    if (mysql_stmt_prepare(s, sql.data(), sql.size()) != 0) {
+      std::string e = mysql_stmt_error(s);
+      mysql_stmt_close(s);
+      throw EngineError("mariadb: prepare " + sql + ": " + e);
+    }
+    stmts_[slot] = s;
+    return s;
+  }
+  // Execute with bound params; returns affected (matched) rows.
+  static uint64_t run(MYSQL_STMT* s, MYSQL_BIND* params, const char* what) {
+    if (mysql_stmt_bind_param(s, params) != 0 || mysql_stmt_execute(s) != 0)
+      throw EngineError(std::string("mariadb: ") + what + ": " + mysql_stmt_error(s));
+    return mysql_stmt_affected_rows(s);
+  }
+  uint64_t affected() { return mysql_affected_rows(m_); }
+  MYSQL* raw() { return m_; }
+  EngineError err(const std::string& what) {
+    std::string sql = what.size() > 200 ? what.substr(0, 200) + "..." : what;
+    return EngineError("mariadb: " + sql + ": " + mysql_error(m_));
+  }
+
+ private:
+  MYSQL* m_ = nullptr;
+  std::vector<MYSQL_STMT*> stmts_;
+};
+
+class MariaDBTarget;
+
+// --- sysbench-update ---
+class SqlSysbenchClient final : public SysbenchClient {
+ public:
+  SqlSysbenchClient(const ConnInfo& ci, const std::string& prefix) : c_(ci), prefix_(prefix) {}
+
+  void load(int table, const std::vector<SbRow>& rows) override {
+    sql_.clear();
+    sql_ += "INSERT INTO " + name(table) + " (id, k, c, pad) VALUES ";
+    char num[48];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      std::snprintf(num, sizeof num, "%s(%lld,%lld,'", i ? "," : "", static_cast<long long>(rows[i].id),
+                    static_cast<long long>(rows[i].k));
+      sql_ += num;
+      sql_.append(rows[i].c, kSbCLen);  // digits and '-' only: nothing to escape
+      sql_ += "','";
+      sql_.append(rows[i].pad, kSbPadLen);
+      sql_ += "')";
+    }
+    c_.exec(sql_);
+  }
+
+  bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) override {
+    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table), "UPDATE " + name(table) + " SET c=? WHERE id=?");
+    MYSQL_BIND b[2];
+    std::memset(b, 0, sizeof b);
+    unsigned long clen = kSbCLen;
+    long long idv = id;
+    b[0].buffer_type = MYSQL_TYPE_STRING;
+    b[0].buffer = const_cast<char*>(c);
+    b[0].buffer_length = kSbCLen;
+    b[0].length = &clen;
+    b[1].buffer_type = MYSQL_TYPE_LONGLONG;
+    b[1].buffer = &idv;
+    uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET c=? WHERE id=?");
+    if (br) *br = 0;
+    if (bw) *bw = n ? kSbCLen : 0;
+    return n > 0;
+  }
+
+  bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) override {
+    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table) + 1, "UPDATE " + name(table) + " SET k=k+1 WHERE id=?");
+    MYSQL_BIND b[1];
+    std::memset(b, 0, sizeof b);
+    long long idv = id;
+    b[0].buffer_type = MYSQL_TYPE_LONGLONG;
+    b[0].buffer = &idv;
+    uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET k=k+1 WHERE id=?");
+    *new_k = -1;
+    if (br) *br = 0;
+    if (bw) *bw = n ? 4 : 0;
+    return n > 0;
+  }
+
+  bool get(int table, int64_t id, int64_t* k, std::string* c) override {
+    auto r = c_.rows("SELECT k, c FROM " + name(table) + " WHERE id=" + std::to_string(id));
+    if (r.empty()) return false;
+    if (k) *k = std::stoll(r[0][0]);
+    if (c) *c = r[0][1];
+    return true;
+  }
+
+ private:
+  std::string name(int t) const { return prefix_ + std::to_string(t + 1); }
+  MyConn c_;
+  std::string prefix_;
+  std::string sql_;
+};
+
+class SqlSysbenchStore final : public SysbenchStore {
+ public:
+  SqlSysbenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
+  void create(const std::string& prefix, int tables) override {
+    prefix_ = prefix;
+    MyConn c(ci_);
+    for (int t = 0; t < tables; ++t) {
+      std::string n = prefix + std::to_string(t + 1);
+      c.exec("DROP TABLE IF EXISTS " + n);
+      c.exec("CREATE TABLE " + n +
+             " (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', "
+             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k)) ENGINE=" + engine_);
+    }
+  }
+  uint64_t rows(int) override { return 0; }  // recreated empty
+  std::unique_ptr<SysbenchClient> client() override { return std::make_unique<SqlSysbenchClient>(ci_, prefix_); }
+
+ private:
+  ConnInfo ci_;
+  std::string engine_, prefix_;
+};
+
+// --- iibench ---
+void append_value(std::string* out, MYSQL* m, bson_iter_t* it) {
+  char num[64];
+  switch (bson_iter_type(it)) {
+    case BSON_TYPE_INT32: std::snprintf(num, sizeof num, "%d", bson_iter_int32(it)); *out += num; break;
+    case BSON_TYPE_INT64: std::snprintf(num, sizeof num, "%lld", static_cast<long long>(bson_iter_int64(it))); *out += num; break;
+    case BSON_TYPE_DOUBLE: std::snprintf(num, sizeof num, "%.17g", bson_iter_double(it)); *out += num; break;
+    case BSON_TYPE_UTF8: {
+      uint32_t n;
+      const char* s = bson_iter_utf8(it, &n);
+      size_t at = out->size();
+      out->resize(at + 2 * n + 3);
+      (*out)[at] = '\'';
+      unsigned long w = mysql_real_escape_string(m, &(*out)[at + 1], s, n);
+      out->resize(at + 1 + w);
+      *out += '\'';
+      break;
+    }
+    default: *out += "NULL";
+  }
+}
+
+class SqlIibenchClient final : public IibenchClient {
+ public:
+  SqlIibenchClient(const ConnInfo& ci, const IibenchShape& shape) : c_(ci), shape_(shape) {
+    cols_ = {"dateandtime", "cashregisterid", "customerid", "productid", "price"};
+    for (int i = 1; i <= shape.num_char_fields; ++i) cols_.push_back("cf" + std::to_string(i));
+    head_ = "INSERT INTO " + shape.name + " (";
+    for (size_t i = 0; i < cols_.size(); ++i) head_ += (i ? "," : "") + cols_[i];
+    head_ += ") VALUES ";
+  }
+
+  uint64_t insert_batch(const std::vector<Doc>& docs) override {
+    sql_ = head_;
+    uint64_t bytes = 0;
+    for (size_t d = 0; d < docs.size(); ++d) {
+      bson_t b;
+      docs[d].view(&b);
+      bytes += docs[d].bytes.size();
+      sql_ += d ? ",(" : "(";
+      bool first = true;
+      bson_iter_t it;
+      bson_iter_init(&it, &b);
+      while (bson_iter_next(&it)) {
+        if (std::strcmp(bson_iter_key(&it), "_id") == 0) continue;  // transactionid is the key
+        if (!first) sql_ += ',';
+        first = false;
+        append_value(&sql_, c_.raw(), &it);
+      }
+      sql_ += ')';
+    }
+    c_.exec(sql_);
+    return bytes;
+  }
+
+  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) override {
+    // The iibench queries as lexicographic ranges on the index columns, in index order.
+    static const char* idx_name[3] = {"pc", "rpc", "ptc"};
+    static const std::vector<std::string> idx_cols[3] = {
+        {"price", "customerid"}, {"cashregisterid", "price", "customerid"}, {"price", "dateandtime", "customerid"}};
+    const auto& cols = idx_cols[index];
+    std::vector<std::string> v;
+    for (const auto& kv : start) v.push_back(kv_sql(kv));
+    // (a > x) OR (a = x AND b > y) OR (a = x AND b = y AND c >= z)
+    std::string where;
+    for (size_t i = 0; i < cols.size(); ++i) {
+      std::string term;
+      for (size_t j = 0; j < i; ++j) term += cols[j] + "=" + v[j] + " AND ";
+      term += cols[i] + (i + 1 == cols.size() ? ">=" : ">") + v[i];
+      where += (i ? " OR (" : "(") + term + ")";
+    }
+    std::string sel;
+    if (fetch) sel = "*";
+    else
+      for (size_t i = 0; i < cols.size(); ++i) sel += (i ? "," : "") + cols[i];
+    std::string order;
+    for (size_t i = 0; i < cols.size(); ++i) order += (i ? "," : "") + cols[i];
+    auto rows = c_.rows("SELECT " + sel + " FROM " + shape_.name + " FORCE INDEX (" + idx_name[index] + ") WHERE " +
+                        where + " ORDER BY " + order + " LIMIT " + std::to_string(limit));
+    uint64_t bytes = 0;
+    for (auto& r : rows)
+      for (auto& f : r) bytes += f.size();
+    if (br) *br = bytes;
+    return rows.size();
+  }
+
+ private:
+  static std::string kv_sql(const KeyValue& kv) {
+    char num[64];
+    switch (kv.type) {
+      case KeyValue::Type::Double: std::snprintf(num, sizeof num, "%.17g", kv.d); return num;
+      case KeyValue::Type::Int: return std::to_string(kv.i);
+      default: throw EngineError("mariadb: iibench query value of an unexpected type");
+    }
+  }
+  MyConn c_;
+  IibenchShape shape_;
+  std::vector<std::string> cols_;
+  std::string head_, sql_;
+};
+
+class SqlIibenchStore final : public IibenchStore {
+ public:
+  SqlIibenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
+  void create(const IibenchShape& shape) override {
+    shape_ = shape;
+    MyConn c(ci_);
+    c.exec("DROP TABLE IF EXISTS " + shape.name);
+    std::string ddl = "CREATE TABLE " + shape.name +
+                      " (transactionid BIGINT NOT NULL AUTO_INCREMENT, dateandtime BIGINT NOT NULL, "
+                      "cashregisterid INT NOT NULL, customerid INT NOT NULL, productid INT NOT NULL, "
+                      "price DOUBLE NOT NULL";
+    for (int i = 1; i <= shape.num_char_fields; ++i)
+      ddl += ", cf" + std::to_string(i) + " VARCHAR(" + std::to_string(std::max(1, shape.length_char_fields)) +
+             ") NOT NULL";
+    ddl += ", PRIMARY KEY (transactionid)";
+    static const char* keys[3] = {"KEY pc (price, customerid)", "KEY rpc (cashregisterid, price, customerid)",
+                                  "KEY ptc (price, dateandtime, customerid)"};
+    for (int i = 0; i < shape.num_secondary; ++i) ddl += std::string(", ") + keys[i];
+    ddl += ") ENGINE=" + engine_;
+    c.exec(ddl);
+  }
+  std::unique_ptr<IibenchClient> client() override { return std::make_unique<SqlIibenchClient>(ci_, shape_); }
+
+ private:
+  ConnInfo ci_;
+  std::string engine_;
+  IibenchShape shape_;
+};
+
+class MariaDBTarget final : public Target {
+ public:
+  explicit MariaDBTarget(std::string engine) : engine_(std::move(engine)) {}
+
+  void open(const json& conn, const ParamValues&) override {
+    static std::once_flag once;
+    std::call_once(once, [] { mysql_library_init(0, nullptr, nullptr); });
+    ci_.host = jstr(conn, "host", "127.0.0.1");
+    ci_.socket = jstr(conn, "socket", "");
+    ci_.user = jstr(conn, "user", "root");
+    ci_.database = jstr(conn, "database", "engbench");
+    if (conn.contains("port") && conn["port"].is_number_integer()) ci_.port = conn["port"].get<unsigned>();
+    if (conn.contains("password") && conn["password"].is_string()) {
+      ci_.password = conn["password"].get<std::string>();
+    } else {
+      std::string env = jstr(conn, "password_env", "ENGBENCH_MYSQL_PASSWORD");
+      const char* pw = std::getenv(env.c_str());
+      ci_.password = pw ? pw : "";
+    }
+    {
+      MyConn c(ci_, false);
+      c.exec("CREATE DATABASE IF NOT EXISTS `" + ci_.database + "`");
+      auto r = c.rows("SELECT VERSION()");
+      version_ = r.empty() ? "" : r[0][0];
+      auto e = c.rows("SELECT SUPPORT FROM information_schema.ENGINES WHERE ENGINE='" + engine_ + "'");
+      if (e.empty() || (e[0][0] != "YES" && e[0][0] != "DEFAULT"))
+        throw EngineError("mariadb: the server has no " + engine_ + " storage engine" +
+                          (engine_ == "ROCKSDB" ? " (load the plugin: --plugin-load-add=ha_rocksdb)" : ""));
+    }
+    stats_conn_ = std::make_unique<MyConn>(ci_);
+  }
+
+  json stats() override {
+    json j = json::object();
+    if (!stats_conn_) return j;
+    json st = json::object();
+    for (auto& r : stats_conn_->rows("SHOW GLOBAL STATUS")) st[r[0]] = r[1];
+    j["global_status"] = st;
+    return j;
+  }
+
+  json describe() const override {
+    return {{"kind", "mariadb"}, {"storage_engine", engine_}, {"server_version", version_},
+            {"host", ci_.socket.empty() ? ci_.host : "localhost"}, {"port", ci_.socket.empty() ? ci_.port : 0},
+            {"socket", ci_.socket}, {"user", ci_.user}, {"database", ci_.database}};
+  }
+
+  void close() override { stats_conn_.reset(); }
+
+  std::unique_ptr<SysbenchStore> sysbench_store() override { return std::make_unique<SqlSysbenchStore>(ci_, engine_); }
+  std::unique_ptr<IibenchStore> iibench_store() override { return std::make_unique<SqlIibenchStore>(ci_, engine_); }
+
+ private:
+  std::string engine_;
+  ConnInfo ci_;
+  std::string version_;
+  std::unique_ptr<MyConn> stats_conn_;
+};
+
+std::vector<ParamSpec> mariadb_knobs() {
+  return {
+      {"cache_size", ParamType::Bytes, int64_t{0},
+       "server: InnoDB buffer pool / RocksDB block cache of a private server engbench starts (0 = the server's default)"},
+      {"flush_log_at_trx_commit", ParamType::Int, int64_t{1},
+       "server: innodb_/rocksdb_flush_log_at_trx_commit of a private server (1 = sync at each commit, 2, 0)"},
+      {"compression", ParamType::Enum, std::string("default"),
+       "server: table compression of a private server (InnoDB page compression / MyRocks column family)",
+       {"default", "none", "zlib", "lz4", "snappy", "zstd"}},
+  };
+}
+
+const std::vector<std::pair<std::string, std::string>>& mariadb_connection() {
+  static const std::vector<std::pair<std::string, std::string>> v = {
+      {"host", "TCP host (default 127.0.0.1; ignored when socket is given)"},
+      {"port", "TCP port (default 3306)"},
+      {"socket", "unix socket path (preferred when given)"},
+      {"user", "user (default root)"},
+      {"password", "password (avoid: it would be in the config file; use password_env)"},
+      {"password_env", "environment variable holding the password (default ENGBENCH_MYSQL_PASSWORD)"},
+      {"database", "database, created if missing (default engbench); the workload's tables in it are dropped and recreated"},
+  };
+  return v;
+}
+
+void check_mariadb_connection(const json& c, std::vector<std::string>* problems) {
+  if (!c.is_object() || (!c.contains("socket") && !c.contains("port")))
+    problems->push_back("target: a mariadb target needs 'socket' or 'host'/'port'");
+}
+
+TargetInfo mariadb_info(const std::string& name, const std::string& se, const std::string& what) {
+  TargetInfo t;
+  t.name = name;
+  t.description = "MariaDB server (" + what + "), reached as a client over SQL: sysbench's and iibench's tables";
+  t.library = "MariaDB Connector/C";
+  t.library_version = mysql_get_client_info();
+  t.knob_namespace = "mariadb";
+  t.knobs = mariadb_knobs();
+  t.workloads = {"sysbench-update", "iibench"};
+  t.connection = mariadb_connection();
+  t.check_connection = check_mariadb_connection;
+  t.make = [se] { return std::unique_ptr<Target>(new MariaDBTarget(se)); };
+  return t;
+}
+
+}  // namespace
+
+TargetInfo mariadb_innodb_target_info() { return mariadb_info("mariadb-innodb", "InnoDB", "InnoDB tables"); }
+TargetInfo mariadb_myrocks_target_info() { return mariadb_info("mariadb-myrocks", "ROCKSDB", "MyRocks tables, ENGINE=ROCKSDB"); }
+
+}  // namespace eb
