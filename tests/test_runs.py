@@ -223,3 +223,49 @@ def test_the_experiment_file_names_the_run(scratch):
     m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
     assert m["experiment"] == "iibench smoke size"
     assert m["params"]["max_rows"] == 20000 and m["seed"] == 1
+
+
+def test_a_signal_before_the_workload_starts_is_not_lost(scratch):
+    proc = start_engbench("run", "iibench", "--engine", "sqlite", "--set", "max_seconds=30",
+                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if (p / "manifest.json").exists()), None)
+                       if (scratch / "raw").exists() else None, what="run directory")
+    proc.send_signal(signal.SIGINT)  # while engbench waits for the captures' first report
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "interrupted", m
+    assert rundir.check(run_dir) == []
+    assert_nothing_left(m, run_dir)
+
+
+def test_a_second_signal_kills_the_driver_and_the_run_is_still_interrupted(scratch):
+    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
+                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
+                       if (scratch / "raw").exists() else None, what="run directory")
+    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
+             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "interrupted", m
+    assert rundir.check(run_dir) == []
+    assert_nothing_left(m, run_dir)
+
+
+def test_engbench_killed_outright_takes_its_children_along(scratch):
+    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
+                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
+                       if (scratch / "raw").exists() else None, what="run directory")
+    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
+             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    children = psutil.Process(proc.pid).children(recursive=True)
+    assert {c.name() for c in children} >= {"iostat", "vmstat", "engbench-driver"}
+    proc.kill()
+    proc.wait()
+    gone, alive = psutil.wait_procs(children, timeout=10)
+    assert not alive, [p.info if hasattr(p, "info") else p.pid for p in alive]

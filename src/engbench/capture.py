@@ -18,6 +18,8 @@ from pathlib import Path
 
 import psutil
 
+from .children import die_with_parent
+
 # Timestamps in ISO form and UTC, numbers in the C locale: one format for the parsers to expect.
 CAPTURE_ENV = {"S_TIME_FORMAT": "ISO", "TZ": "UTC", "LC_ALL": "C"}
 
@@ -47,7 +49,7 @@ class ToolCapture:
         env = {**os.environ, **CAPTURE_ENV}
         with open(self.path, "wb") as out:
             self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
-                                         env=env, start_new_session=True)
+                                         env=env, start_new_session=True, preexec_fn=die_with_parent)
 
     def _size(self) -> int:
         try:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import paths
+from .children import die_with_parent
 
 
 class DriverMissing(RuntimeError):
@@ -74,4 +75,5 @@ def start(config_path: Path, stdout, stderr, text: bool = True) -> subprocess.Po
         text=text,
         bufsize=1,
         start_new_session=True,
+        preexec_fn=die_with_parent,
     )

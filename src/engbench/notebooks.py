@@ -40,14 +40,14 @@ def execute(notebook: Path, params_file: Path | None = None, overrides: dict | N
                                        cwd=str(NOTEBOOKS), log_output=log_output, progress_bar=False)
         except Exception as exc:  # papermill saves the notebook up to the failing cell
             error = exc
-        finally:
+        finally:  # also on Ctrl-C: the runs that finished are sealed, with the notebook so far
             if old is None:
                 os.environ.pop(SEAL_LATER_ENV, None)
             else:
                 os.environ[SEAL_LATER_ENV] = old
-        run_dirs = [Path(line) for line in listing.read_text().splitlines() if line.strip()]
-        for run_dir in run_dirs:
-            if executed.exists():
-                shutil.copyfile(executed, run_dir / "notebook.ipynb")
-            rundir.seal(run_dir)
+            run_dirs = [Path(line) for line in listing.read_text().splitlines() if line.strip()]
+            for run_dir in run_dirs:
+                if executed.exists():
+                    shutil.copyfile(executed, run_dir / "notebook.ipynb")
+                rundir.seal(run_dir)
     return run_dirs, error

@@ -37,7 +37,8 @@ class RunResult:
 
 class _Stopper:
     """SIGINT/SIGTERM → ask the driver to stop (it writes what it has, status `interrupted`);
-    a second signal kills it."""
+    a second signal kills it. Signals are only counted and forwarded, never raised, so the run's
+    own bookkeeping (stopping captures, finalizing, sealing) always completes."""
 
     def __init__(self):
         self.proc = None
@@ -56,7 +57,16 @@ class _Stopper:
 
     def _handle(self, signum, frame):
         self.signals += 1
-        if self.proc and self.proc.poll() is None:
+        self._forward()
+
+    def attach(self, proc) -> None:
+        """The driver has started: a signal that came while it was starting is passed on now."""
+        self.proc = proc
+        if self.signals:
+            self._forward()
+
+    def _forward(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT if self.signals == 1 else signal.SIGKILL)
 
 
@@ -85,35 +95,43 @@ def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, ar
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
             show_progress: bool = True, experiment: str | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
-    started = rundir.utc_now()
-    # Validate with the final paths before creating anything (the driver creates nothing here).
-    name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
-    work = paths.work_dir()
-    resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
+    # The stopper is installed for the whole run, finalization included: a signal only counts and
+    # is forwarded to the driver, so nothing between creating the directory and sealing it can be
+    # cut short (a second Ctrl-C kills the driver, never the bookkeeping).
+    with _Stopper() as stopper:
+        started = rundir.utc_now()
+        # Validate with the final paths before creating anything (the driver creates nothing here).
+        name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
+        work = paths.work_dir()
+        resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
+        if stopper.signals:  # asked to stop before anything was written
+            raise KeyboardInterrupt
+        run_dir = rundir.create(out_dir, req.workload, req.engine, started)
+        data_dir = work / run_dir.name
+        manifest = {"schema": 1, "run_id": run_dir.name, "status": "running"}
+        tools, sampler, proc = [], None, None
+        status, error = "failed", None
+        try:
+            data_dir.parent.mkdir(parents=True, exist_ok=True)
+            drv_dir = run_dir / "driver"
+            drv_dir.mkdir()
+            config = req.config(data_dir, drv_dir)
+            (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
+            manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
+            manifest["experiment"] = experiment
+            rundir.write_manifest(run_dir, manifest)
 
-    run_dir = rundir.create(out_dir, req.workload, req.engine, started)
-    data_dir = work / run_dir.name
-    data_dir.parent.mkdir(parents=True, exist_ok=True)
-    drv_dir = run_dir / "driver"
-    drv_dir.mkdir()
-    config = req.config(data_dir, drv_dir)
-    (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
-    manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
-    manifest["experiment"] = experiment
-    rundir.write_manifest(run_dir, manifest)
-
-    tools = [capture.ToolCapture(n, argv_, run_dir / f"{n}.txt") for n, argv_ in capture.TOOLS.items()]
-    sampler = None
-    status, error = "failed", None
-    try:
-        with _Stopper() as stopper:
+            tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
             for t in tools:
                 t.start()
             for t in tools:
                 t.wait_for_first_report()
+            if stopper.signals:
+                status, error = "interrupted", "interrupted before the workload started; captures kept"
+                return RunResult(run_dir, status, error)
             with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
                 proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
-                stopper.proc = proc
+                stopper.attach(proc)
                 sampler = capture.ProcessSampler(proc.pid, run_dir / "process.csv")
                 sampler.start()
                 with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
@@ -125,30 +143,40 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             for t in tools:  # one more report, covering the driver's last second
                 t.wait_for_next_report()
             status, error = _outcome(rc, drv_dir, stopper.signals)
-    except BaseException as exc:  # engbench itself failed or was interrupted outside the driver
-        status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-        error = f"{type(exc).__name__}: {exc}"
-        raise
-    finally:
-        if sampler:
-            sampler.stop()
-        for t in tools:
-            t.stop()
-        if "proc" in locals() and proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        _finalize(run_dir, manifest, tools, sampler, status, error)
-        if not keep_data:
-            shutil.rmtree(data_dir, ignore_errors=True)
+        except BaseException as exc:  # engbench itself failed
+            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+            error = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            _cleanup(sampler, tools, proc)
+            _finalize(run_dir, manifest, tools, sampler, status, error)
+            if not keep_data:
+                shutil.rmtree(data_dir, ignore_errors=True)
     return RunResult(run_dir, status, error)
+
+
+def _cleanup(sampler, tools, proc) -> None:
+    """Stop everything this run started, each step on its own, so one failure leaves no process."""
+    steps = [sampler.stop] if sampler else []
+    steps += [t.stop for t in tools]
+    if proc is not None:
+        steps.append(lambda: (proc.poll() is None and proc.kill(), proc.wait()))
+    for step in steps:
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - keep stopping the rest
+            pass
 
 
 def _outcome(rc: int, drv_dir: Path, signals: int) -> tuple[str, str | None]:
     summary = _read_json(drv_dir / "summary.json") or {}
-    if rc == 0:
+    if rc == 0 and not signals:
         return "ok", None
-    if rc == 130 or (signals and summary.get("status") == "interrupted"):
+    stopped_by_signal = rc in (130, -signal.SIGINT, -signal.SIGTERM) or summary.get("status") == "interrupted"
+    if signals and (stopped_by_signal or rc == 0):
         return "interrupted", "interrupted by a signal; partial captures kept"
+    if signals >= 2 and rc == -signal.SIGKILL:
+        return "interrupted", "killed after a second signal; partial captures kept"
     reason = summary.get("error") or (f"driver killed by signal {-rc}" if rc < 0 else f"driver exit status {rc}")
     tail = _tail(drv_dir / "stderr.log")
     return "failed", reason + (f"\n--- driver stderr (tail) ---\n{tail}" if tail else "")
