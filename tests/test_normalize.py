@@ -55,9 +55,13 @@ def test_latency_percentiles_are_bucket_upper_bounds():
     h = pd.DataFrame({"op": "insert", "lo_us": [100, 200, 1000, 5000], "hi_us": [110, 220, 1100, 5500],
                       "count": [50, 150, 50, 6]})  # n = 256
     p = nz.latency_percentiles(h)
-    # p50: rank 128 → cum 50, 200 → 220; p95: rank 244 → 1100; p99: rank 254 → 5500
-    assert (p["p50"], p["p95"], p["p99"], p["p99.9"], p["max"], p["count"]) == (220, 1100, 5500, 5500, 5500, 256)
-    assert nz.latency_percentiles(h.iloc[:1])["p99"] == 110
+    # inclusive upper bounds (hi − 1): p50: rank 128 → cum 50, 200 → 219; p95: rank 244 → 1099;
+    # p99: rank 254 → 5499
+    assert (p["p50"], p["p95"], p["p99"], p["p99.9"], p["max"], p["count"]) == (219, 1099, 5499, 5499, 5499, 256)
+    assert nz.latency_percentiles(h.iloc[:1])["p99"] == 109
+    # the exact maximum caps the top bucket's bound, as the driver's summary does
+    capped = nz.latency_percentiles(h, exact_max=5010)
+    assert (capped["p99"], capped["max"], capped["p50"]) == (5010, 5010, 219)
     assert math.isnan(nz.latency_percentiles(h.iloc[0:0])["p50"])
 
 

@@ -245,8 +245,8 @@ def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start) ->
 def _latency(run_id, hist, measured):
     rows = []
     for op in sorted(hist["op"].unique()):
-        p = nz.latency_percentiles(hist[hist["op"] == op])
         m = measured.loc[measured["op"] == op, "latency_us_max"]
+        p = nz.latency_percentiles(hist[hist["op"] == op], exact_max=float(m.max()) if len(m) else None)
         rows.append({"run_id": run_id, "op": op, "count": p["count"], "p50_us": p["p50"],
                      "p95_us": p["p95"], "p99_us": p["p99"], "p99_9_us": p["p99.9"],
                      "max_us": p["max"], "max_us_exact": float(m.max()) if len(m) else np.nan})

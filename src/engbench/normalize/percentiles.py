@@ -9,14 +9,17 @@ LATENCY_PCTS = (50, 95, 99, 99.9)
 THROUGHPUT_PCTS = (50, 75, 90, 95, 99)
 
 
-def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS) -> dict:
-    """p-th percentile latency of ONE op from its histogram buckets (columns lo_us, hi_us, count).
+def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS, exact_max: float | None = None) -> dict:
+    """p-th percentile latency of ONE op from its histogram buckets (columns lo_us, hi_us, count;
+    a bucket holds whole-µs latencies lo_us ≤ x < hi_us).
 
-    Nearest rank: rank = ceil(p/100 × n) (at least 1); the value is the UPPER BOUND (hi_us) of the
-    first bucket, in ascending order, whose cumulative count reaches rank — like LinkBench's
-    "p99 = [lo,hi]ms", of which the seed tables print the upper bound. The bucket bounds make
-    this an over-estimate by at most one bucket width (≥ 2 significant digits in the driver).
-    ``max`` is the upper bound of the highest non-empty bucket. Keys: p50, p95, p99, p99.9, max,
+    Nearest rank: rank = ceil(p/100 × n) (at least 1); the value is the INCLUSIVE UPPER BOUND
+    (hi_us − 1) of the first bucket, in ascending order, whose cumulative count reaches rank —
+    like LinkBench's "p99 = [lo,hi]ms", of which the seed tables print the upper bound — capped
+    at `exact_max` when the exact maximum is known. This is the driver's own convention
+    (summary.json latency_us), so both agree. The bucket bounds make this an over-estimate by at
+    most one bucket width (≥ 2 significant digits in the driver). ``max`` is the inclusive upper
+    bound of the highest non-empty bucket (or `exact_max`). Keys: p50, p95, p99, p99.9, max,
     count. All NaN when the histogram is empty."""
     h = hist[hist["count"] > 0].sort_values("hi_us")
     n = int(h["count"].sum())
@@ -26,7 +29,9 @@ def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS) -> dict:
         out["max"] = float("nan")
         return out
     cum = h["count"].cumsum().to_numpy()
-    hi = h["hi_us"].to_numpy(float)
+    hi = h["hi_us"].to_numpy(float) - 1
+    if exact_max is not None and not math.isnan(exact_max) and exact_max > 0:
+        hi = np.minimum(hi, exact_max)
     for p in pcts:
         rank = max(1, math.ceil(p / 100 * n - 1e-9))
         out[f"p{p:g}"] = float(hi[np.searchsorted(cum, rank, side="left")])
