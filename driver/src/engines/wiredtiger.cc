@@ -319,6 +319,13 @@ class WtEngine final : public Engine {
     meta_ = nullptr;
     // Closing the connection closes every session and cursor, and takes a final checkpoint.
     check(conn->close(conn, nullptr), "connection close");
+    // A background checkpoint that failed (e.g. ENOSPC) fails the run: its data was not made durable.
+    std::string failed;
+    {
+      std::lock_guard<std::mutex> g(ckpt_mu_);
+      failed.swap(ckpt_error_);
+    }
+    if (!failed.empty()) throw EngineError(failed);
   }
 
  private:
