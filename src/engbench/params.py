@@ -37,11 +37,15 @@ class RunRequest:
     params: dict = field(default_factory=dict)
     knobs: dict = field(default_factory=dict)
     seed: int = 1
+    target: dict = field(default_factory=dict)  # server targets: connection details (docs/driver.md)
 
     def config(self, data_dir: Path, output_dir: Path) -> dict:
-        return {"workload": self.workload, "engine": self.engine, "knobs": self.knobs,
-                "params": self.params, "seed": self.seed,
-                "data_dir": str(data_dir), "output_dir": str(output_dir)}
+        cfg = {"workload": self.workload, "engine": self.engine, "knobs": self.knobs,
+               "params": self.params, "seed": self.seed,
+               "data_dir": str(data_dir), "output_dir": str(output_dir)}
+        if self.target:
+            cfg["target"] = dict(self.target)
+        return cfg
 
 
 def load_file(path: Path) -> dict:
@@ -85,6 +89,7 @@ def knobs_for(engine: str, knobs: dict) -> dict:
     """The knobs of an experiment that apply to `engine`; knobs of other known engines are left
     out, a namespace that belongs to no engine is kept (so the driver refuses it)."""
     namespaces = {driver.knob_namespace(e) for e in driver.engine_names()}
+    namespaces |= {t.get("knob_namespace") for t in driver.describe().get("targets", [])}
     mine = driver.knob_namespace(engine)
     out = {}
     for key, value in knobs.items():
@@ -101,7 +106,8 @@ def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file
         raise ParamError(f"{params_file} is for workload {data['workload']!r}, not {workload!r}")
     engine = engine or data.get("engine")
     if not engine:
-        raise ParamError(f"no engine given (--engine); valid: {', '.join(driver.engine_names())}")
+        targets = [t["name"] for t in driver.describe().get("targets", [])]
+        raise ParamError(f"no engine given (--engine); valid: {', '.join(driver.engine_names() + targets)}")
     set_params, set_knobs, set_seed = parse_sets(list(sets))
     params = {**data.get("params", {}), **set_params}
     knobs = knobs_for(engine, {**data.get("knobs", {}), **set_knobs})

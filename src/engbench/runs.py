@@ -9,6 +9,7 @@ finalized (`ok`, `failed` with the reason, `interrupted`) → SHA256SUMS and rea
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -19,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import capture, driver, machine, paths, rundir
+from . import capture, driver, machine, paths, rundir, targets
 from .params import RunRequest
 from .progress import Progress
 
@@ -78,7 +79,8 @@ def _tail(path: Path, lines: int = 20) -> str:
 
 
 def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, argv, started) -> dict:
-    info = {e["name"]: e for e in driver.describe()["engines"]}.get(req.engine, {})
+    d = driver.describe()
+    info = {e["name"]: e for e in d["engines"] + d.get("targets", [])}.get(req.engine, {})
     software = machine.software()
     software.update(driver_version=driver.describe().get("driver_version"),
                     engine_library=info.get("library"), engine_version=info.get("library_version"))
@@ -95,6 +97,10 @@ def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, ar
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
             show_progress: bool = True, experiment: str | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
+    # A server target (targets.py): connection knobs move to the config's `target` section.
+    tgt = targets.session_for(req)
+    if tgt:
+        req = tgt.request
     # The stopper is installed for the whole run, finalization included: a signal only counts and
     # is forwarded to the driver, so nothing between creating the directory and sealing it can be
     # cut short (a second Ctrl-C kills the driver, never the bookkeeping).
@@ -115,10 +121,14 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             data_dir.parent.mkdir(parents=True, exist_ok=True)
             drv_dir = run_dir / "driver"
             drv_dir.mkdir()
+            if tgt:  # start (or reach) the server, snapshot it: run_dir/server/
+                req = dataclasses.replace(req, target=tgt.start(run_dir, data_dir))
             config = req.config(data_dir, drv_dir)
             (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
             manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
             manifest["experiment"] = experiment
+            if tgt:
+                manifest["server"] = tgt.info
             rundir.write_manifest(run_dir, manifest)
 
             tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
@@ -149,10 +159,28 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             raise
         finally:
             _cleanup(sampler, tools, proc)
+            if tgt:
+                status, error = _finish_target(tgt, run_dir, manifest, status, error)
             _finalize(run_dir, manifest, tools, sampler, status, error)
-            if not keep_data:
+            if not keep_data and not (tgt and tgt.keep_server_dir):
                 shutil.rmtree(data_dir, ignore_errors=True)
     return RunResult(run_dir, status, error)
+
+
+def _finish_target(tgt, run_dir, manifest, status, error):
+    """After the driver: the server's after-snapshot, stop (a private server), the server dying
+    → failed; then every file of the run directory and the manifest redacted."""
+    try:
+        status, error = tgt.finish(run_dir, status, error, _read_json(run_dir / "driver" / "summary.json"))
+    except Exception as exc:  # noqa: BLE001 - the run is still finalized
+        status, error = "failed", (error + "\n" if error else "") + f"server: {type(exc).__name__}: {exc}"
+    finally:
+        tgt.close()
+    secrets = tgt.all_secrets()
+    tgt.redact_tree(run_dir)
+    manifest["server"] = tgt.info
+    manifest.update(targets.redact(dict(manifest), secrets))
+    return status, (targets.redact(error, secrets) if error else error)
 
 
 def _cleanup(sampler, tools, proc) -> None:

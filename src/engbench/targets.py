@@ -1,0 +1,257 @@
+"""Server targets around one run (docs/driver.md "Server targets"): the driver is the client, this
+module owns or finds the server, snapshots its statistics before and after, and cleans up.
+
+    engbench run sysbench-update --engine mariadb-innodb --set mariadb.cache_size=256MB
+        → a private MariaDB (servers.MariaDB) in data/work/<run_id>/server, stopped when the run
+          ends or fails; run_dir/server/ gets status_before.json, status_after.json (SHOW GLOBAL
+          VARIABLES/STATUS, engine status), error.log, install.log, stdout.log, server.json
+    engbench run iibench --engine mariadb-myrocks --set mariadb.host=10.0.0.5 --set mariadb.port=3306
+        → an existing server (servers.MariaDBExisting), password from ENGBENCH_MYSQL_PASSWORD
+          (never written anywhere), never stopped; the same snapshots
+    engbench run iibench --engine mongodb --set mongodb.uri=mongodb://u:pw@host/  (or ENGBENCH_MONGO_URI)
+        → servers.MongoTarget: run_dir/server/mongo_before.*.json, mongo_after.*.json
+          (serverStatus, collStats, dbStats) and read_back.json (documents read back after the run)
+
+Knobs addressed `mariadb.<name>` / `mongodb.<name>`: the connection keys below are taken out of the
+knobs and passed to the driver in the config's `target` section; the other knobs go to the driver
+(which validates and records them); mariadb.cache_size / flush_log_at_trx_commit / compression are
+applied by engbench when it starts a private server (refused for an existing one).
+
+Secrets: the MariaDB password is read by the driver from ENGBENCH_MYSQL_PASSWORD; a MongoDB URI
+with a password reaches the driver through ENGBENCH_MONGO_URI (set for the run), never through a
+file. Every file of the run directory is redacted (servers.redact) before it is sealed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from pathlib import Path
+
+from .params import ParamError
+from .servers import ServerError
+from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env
+
+MARIADB = {"mariadb-innodb": "innodb", "mariadb-myrocks": "myrocks"}
+MONGODB = "mongodb"
+NAMES = (*MARIADB, MONGODB)
+MARIADB_CONNECTION = ("host", "port", "socket", "user", "database")
+MARIADB_SERVER_KNOBS = ("cache_size", "flush_log_at_trx_commit", "compression")
+MONGODB_CONNECTION = ("uri", "database")
+_PLACEHOLDER_SOCKET = "/nonexistent/engbench-private-mariadb.sock"
+
+
+class TargetError(ParamError):
+    """The request cannot be served by this target (refused before anything is written)."""
+
+
+def is_target(engine: str) -> bool:
+    return engine in NAMES
+
+
+def session_for(req) -> "TargetSession | None":
+    """A TargetSession for a server target, None for the KV engines."""
+    return TargetSession(req) if is_target(req.engine) else None
+
+
+class TargetSession:
+    """One run's server: `request` (the RunRequest the driver validates), `start()` before the
+    driver, `finish()` after it, `close()` always (idempotent; stops what this session started)."""
+
+    def __init__(self, req):
+        self.engine = req.engine
+        self.kind = "mongodb" if req.engine == MONGODB else "mariadb"
+        ns = self.kind + "."
+        conn_keys = MONGODB_CONNECTION if self.kind == "mongodb" else MARIADB_CONNECTION
+        self.conn, knobs = {}, {}
+        for key, value in req.knobs.items():
+            short = key[len(ns):] if key.startswith(ns) else None
+            if short in conn_keys:
+                self.conn[short] = value
+            else:
+                knobs[key] = value
+        self.server_settings = {k[len(ns):]: v for k, v in knobs.items()
+                                if self.kind == "mariadb" and k[len(ns):] in MARIADB_SERVER_KNOBS}
+        self.private = self.kind == "mariadb" and not ({"host", "port", "socket"} & set(self.conn))
+        if self.kind == "mariadb" and not self.private and self.server_settings:
+            raise TargetError(f"{', '.join('mariadb.' + k for k in self.server_settings)}: server settings apply "
+                              "to a private server engbench starts, not to an existing one (mariadb.host/port/socket)")
+        self.uri = None
+        if self.kind == "mongodb":
+            self.uri = str(self.conn.get("uri") or os.environ.get(ENV_MONGO_URI) or "")
+            if not self.uri:
+                raise TargetError(f"mongodb needs a server: --set mongodb.uri=mongodb://... or {ENV_MONGO_URI}")
+        self.request = dataclasses.replace(req, knobs=knobs, target=self._target_section(validation=True))
+        self.server = None
+        self.keep_server_dir = False
+        self._env_saved: dict = {}
+        self.secrets = [s for s in ([self.uri] if self.uri and redact_uri(self.uri) != self.uri else [])]
+        self.info: dict = {"kind": self.kind, "engine": self.engine, "private": self.private}
+
+    # --- the driver's `target` section ---
+    def _target_section(self, validation: bool = False) -> dict:
+        db = self.conn.get("database")
+        if self.kind == "mongodb":
+            sec = {"uri": self.uri} if redact_uri(self.uri) == self.uri else {"uri_env": ENV_MONGO_URI}
+        elif self.private:
+            sock = _PLACEHOLDER_SOCKET if validation or self.server is None else str(self.server.socket)
+            sec = {"socket": sock, "user": "root", "password": ""}
+        else:
+            sec = {k: self.conn[k] for k in ("host", "socket", "user") if self.conn.get(k)}
+            if self.conn.get("port"):
+                sec["port"] = int(self.conn["port"])
+            if "socket" not in sec:
+                sec.setdefault("host", "127.0.0.1")
+                sec.setdefault("port", 3306)
+            sec["password_env"] = ENV_MYSQL_PASSWORD
+        if db:
+            sec["database"] = str(db)
+        return sec
+
+    # --- lifecycle ---
+    def start(self, run_dir: Path, data_dir: Path) -> dict:
+        """Start/connect the server, snapshot it into run_dir/server; returns the target section
+        (also set on self.request)."""
+        sdir = Path(run_dir) / "server"
+        sdir.mkdir(parents=True, exist_ok=True)
+        if self.kind == "mongodb":
+            from .servers.mongodb import MongoTarget
+            if redact_uri(self.uri) != self.uri:  # a password: hand it over by environment only
+                self._set_env(ENV_MONGO_URI, self.uri)
+            self.server = MongoTarget(self.uri, db=str(self.conn.get("database") or "engbench"))
+            self.info.update(uri=redact_uri(self.uri), db=self.server.db)
+            self.server.capture(sdir / "mongo_before")
+        elif self.private:
+            from .servers.mariadb import MariaDB
+            self.server = MariaDB(Path(data_dir) / "server", engine=MARIADB[self.engine],
+                                  settings={k: v for k, v in self.server_settings.items()
+                                            if not (k == "compression" and str(v) == "default")})
+            self.keep_server_dir = True  # until the run ends well
+            self.server.start()
+            self.server.snapshot(sdir / "status_before.json", label="before")
+        else:
+            from .servers.mariadb import MariaDBExisting
+            self.server = MariaDBExisting(host=str(self.conn.get("host") or "127.0.0.1"),
+                                          port=int(self.conn.get("port") or 3306),
+                                          socket=self.conn.get("socket"), user=str(self.conn.get("user") or "root"),
+                                          engine=MARIADB[self.engine])
+            self.server.snapshot(sdir / "status_before.json", label="before")
+        self.info["server"] = redact(self.server.describe() if hasattr(self.server, "describe") else {})
+        self.request = dataclasses.replace(self.request, target=self._target_section())
+        return self.request.target
+
+    def finish(self, run_dir: Path, status: str, error: str | None, summary: dict | None = None):
+        """After the driver: server still alive? snapshot after, read back (MongoDB), stop and
+        collect logs (private). Returns (status, error), failed when the server died."""
+        sdir = Path(run_dir) / "server"
+        sdir.mkdir(parents=True, exist_ok=True)
+        notes = []
+        if self.server is None:
+            return status, error
+        alive = self.server.alive()
+        if not alive:
+            what = "the MariaDB server" if self.kind == "mariadb" else "the MongoDB server"
+            how = ""
+            if self.private and self.server.proc is not None:
+                how = f" (mariadbd exit status {self.server.proc.poll()})"
+            msg = f"{what} died or became unreachable during the run{how}"
+            if self.private:
+                from .servers._proc import tail
+                msg += f"\n--- server error.log (tail) ---\n{tail(self.server.error_log, 15)}"
+            status, error = "failed", (error + "\n" if error else "") + msg
+        else:
+            try:
+                if self.kind == "mongodb":
+                    self.server.capture(sdir / "mongo_after")
+                    self._read_back(sdir / "read_back.json", summary or {})
+                else:
+                    self.server.snapshot(sdir / "status_after.json", label="after")
+            except Exception as exc:  # noqa: BLE001 - a capture failure is noted, not fatal
+                notes.append(f"after-run capture failed: {type(exc).__name__}: {exc}")
+        self.close()
+        if self.private:
+            try:
+                self.server.collect(sdir)
+            except OSError as exc:
+                notes.append(f"collecting server logs failed: {exc}")
+            self.info["server"] = redact(self.server.describe())
+            self.keep_server_dir = status != "ok"
+            if self.keep_server_dir:
+                self.info["server_dir_kept"] = str(self.server.base_dir)
+        if notes:
+            self.info["notes"] = notes
+        return status, error
+
+    def _read_back(self, path: Path, summary: dict) -> None:
+        """MongoDB: what the workload wrote, read back through pymongo."""
+        db = self.server.client[self.server.db]
+        out = {"db": self.server.db, "collections": {}}
+        params = summary.get("params") or self.request.params
+        wl = self.request.workload
+        if wl == "sysbench-update":
+            prefix = str(params.get("collection", "sbtest"))
+            n = int(params.get("tables", 1))
+            for t in range(1, n + 1):
+                name = f"{prefix}{t}"
+                ids = list(range(1, 11))
+                docs = self.server.read_back_sample(self.server.db, name, ids)
+                out["collections"][name] = {"count": db[name].count_documents({}), "sample_ids": ids,
+                                            "sample_found": len(docs),
+                                            "sample": [{k: d.get(k) for k in ("_id", "k")} for d in docs]}
+        else:
+            name = str(params.get("collection", "purchases_index"))
+            docs = list(db[name].find({}, {"_id": 0, "cashregisterid": 1, "customerid": 1, "price": 1}).limit(5))
+            out["collections"][name] = {"count": db[name].count_documents({}), "sample": docs}
+        path.write_text(json.dumps(redact(out), indent=2, sort_keys=True, default=str) + "\n")
+
+    def close(self) -> None:
+        """Stop what this session started (idempotent); restore the environment."""
+        try:
+            if self.server is not None:
+                self.server.stop()
+        except ServerError:
+            pass
+        finally:
+            for k, v in self._env_saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+            self._env_saved = {}
+
+    def _set_env(self, key: str, value: str) -> None:
+        self._env_saved.setdefault(key, os.environ.get(key))
+        os.environ[key] = value
+
+    # --- redaction ---
+    def all_secrets(self) -> list[str]:
+        return sorted(set(self.secrets) | set(secrets_from_env()), key=len, reverse=True)
+
+    def redact_tree(self, run_dir: Path, max_bytes: int = 64 << 20) -> list[Path]:
+        """Rewrite every file of the run directory that holds a secret or a URI password."""
+        return redact_tree(run_dir, self.all_secrets() + [s for s in _uri_passwords(self.uri)], max_bytes)
+
+
+def _uri_passwords(uri: str | None) -> list[str]:
+    from .servers.redact import _uri_secrets
+    return _uri_secrets(uri or "")
+
+
+def redact_tree(run_dir: Path, secrets=(), max_bytes: int = 64 << 20) -> list[Path]:
+    """Redact (servers.redact) every regular file under run_dir that would change; returns them."""
+    changed = []
+    for path in sorted(Path(run_dir).rglob("*")):
+        if not path.is_file() or path.is_symlink() or path.stat().st_size > max_bytes:
+            continue
+        data = path.read_bytes()
+        try:
+            new = redact(data.decode("utf-8"), list(secrets)).encode("utf-8")
+        except UnicodeDecodeError:  # not text: replace the literal secrets only
+            new = data
+            for s in secrets:
+                if s and len(s) >= 3:
+                    new = new.replace(s.encode(), b"***")
+        if new != data:
+            path.write_bytes(new)
+            changed.append(path)
+    return changed

@@ -1,0 +1,198 @@
+"""Server targets end to end (engbench run → driver → a real server → read back what was written):
+private MariaDB InnoDB and MyRocks, an existing MariaDB reached by host/port with a password from
+ENGBENCH_MYSQL_PASSWORD, FerretDB (MongoDB wire protocol) by URI; start/stop leave nothing running;
+no secret in any file of a run directory; a server killed mid-run fails the run.
+
+Needs scripts/setup_servers.sh (MariaDB, FerretDB) and a driver built with the targets; what is
+missing is skipped with the reason."""
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+from engbench import driver, params, runs
+from engbench.servers import ferretdb as ferret_mod
+from engbench.servers import mariadb as mariadb_mod
+from engbench.servers.mariadb import MariaDB
+
+PASSWORD = "Pw-9f3kQz-engbench-secret"
+
+
+def _targets() -> set:
+    try:
+        return {t["name"] for t in driver.describe().get("targets", [])}
+    except Exception:  # noqa: BLE001 - no driver: skip
+        return set()
+
+
+TARGETS = _targets()
+no_mariadb = mariadb_mod.available() or (None if "mariadb-innodb" in TARGETS else "driver built without targets")
+no_ferret = ferret_mod.available() or (None if "mongodb" in TARGETS else "driver built without the mongodb target")
+needs_mariadb = pytest.mark.skipif(bool(no_mariadb), reason=str(no_mariadb))
+needs_ferret = pytest.mark.skipif(bool(no_ferret), reason=str(no_ferret))
+
+SYSBENCH = ["table_size=1500", "tables=2", "clients=1,2", "updates_per_step=400", "seconds_per_step=0",
+            "load_batch=500"]
+IIBENCH = ["max_rows=3000", "batch=250", "length_char_fields=40", "query_threads=1", "query_begin_docs=500",
+           "query_limit=4"]
+
+
+def run(workload, engine, sets, out):
+    req = params.resolve(workload, engine, sets)
+    return runs.execute(req, out_dir=out, show_progress=False)
+
+
+def manifest_of(res):
+    return json.loads((res.run_dir / "manifest.json").read_text())
+
+
+def summary_of(res):
+    return json.loads((res.run_dir / "driver" / "summary.json").read_text())
+
+
+def our_servers(under: Path):
+    """mariadbd/ferretdb processes whose command line mentions `under`."""
+    out = []
+    for p in psutil.process_iter(["pid", "name", "cmdline", "status"]):
+        if p.info["name"] in ("mariadbd", "ferretdb") and str(under) in " ".join(p.info["cmdline"] or []):
+            out.append(p.info)
+    return out
+
+
+def files_with(run_dir: Path, secret: str):
+    hits = []
+    for p in Path(run_dir).rglob("*"):
+        if p.is_file() and secret.encode() in p.read_bytes():
+            hits.append(p)
+    return hits
+
+
+@pytest.fixture(scope="module", params=["innodb", "myrocks"])
+def existing(request, tmp_path_factory):
+    """A MariaDB started by the test, with a user `bench` identified by PASSWORD (reached by
+    engbench as an existing server: it stays up so the test can read back)."""
+    if no_mariadb:
+        pytest.skip(str(no_mariadb))
+    with MariaDB(tmp_path_factory.mktemp(f"existing-{request.param}"), engine=request.param,
+                 settings={"cache_size": "64M"}) as db:
+        with db.connect().cursor() as cur:
+            cur.execute(f"CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'")
+            cur.execute("GRANT ALL ON *.* TO 'bench'@'127.0.0.1'")
+        yield db
+
+
+def conn_sets(db):
+    return [f"mariadb.host=127.0.0.1", f"mariadb.port={db.port}", "mariadb.user=bench", "mariadb.database=bt"]
+
+
+@needs_mariadb
+def test_sysbench_update_index_reads_back(existing, scratch, monkeypatch):
+    """k = k + 1 on an existing server: every update lands once (SUM(k) = loaded + updates);
+    the password (env only) is in no file of the run directory."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = run("sysbench-update", f"mariadb-{existing.engine}", SYSBENCH + ["mode=index"] + conn_sets(existing),
+              scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["target"]["storage_engine"] == {"innodb": "InnoDB", "myrocks": "ROCKSDB"}[existing.engine]
+    updates = s["totals"]["update"]["items"]
+    assert updates == s["totals"]["update"]["requests"] == 800
+    with existing.connect().cursor() as cur:
+        total_rows, total_k = 0, 0
+        for t in (1, 2):
+            cur.execute(f"SELECT COUNT(*), SUM(k) FROM bt.sbtest{t}")
+            n, k = cur.fetchone()
+            total_rows += n
+            total_k += int(k)
+            cur.execute(f"SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA='bt' AND TABLE_NAME='sbtest{t}'")
+            assert cur.fetchone()[0] == {"innodb": "InnoDB", "myrocks": "ROCKSDB"}[existing.engine]
+    assert total_rows == 3000
+    assert total_k == s["load"]["k_sum"] + updates
+    m = manifest_of(res)
+    assert m["server"]["private"] is False and (res.run_dir / "server" / "status_after.json").exists()
+    assert files_with(res.run_dir, PASSWORD) == []
+    assert existing.alive(), "an existing server is not ours to stop"
+
+
+@needs_mariadb
+def test_sysbench_update_non_index_and_iibench_read_back(existing, scratch, monkeypatch):
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = run("sysbench-update", f"mariadb-{existing.engine}",
+              SYSBENCH + ["mode=non-index", "verify=true"] + conn_sets(existing), scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["verify"]["checks"] == 800 and s["verify"]["mismatches"] == 0
+    with existing.connect().cursor() as cur:
+        # c no longer only as loaded: rows whose c differs from every loaded pattern cannot be told
+        # apart, but updated rows keep c's sysbench shape (120 chars, 10 groups)
+        cur.execute("SELECT COUNT(*) FROM bt.sbtest1 WHERE LENGTH(c) = 120 AND c LIKE '%-%-%-%-%-%-%-%-%-%-'")
+        assert cur.fetchone()[0] == 1500
+
+    res = run("iibench", f"mariadb-{existing.engine}", IIBENCH + conn_sets(existing), scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["totals"]["insert"]["items"] == 3000 and s["totals"]["insert"]["requests"] == 12
+    with existing.connect().cursor() as cur:
+        cur.execute("SELECT COUNT(*), MIN(transactionid), MAX(transactionid), MAX(LENGTH(cf1)) FROM bt.purchases_index")
+        assert cur.fetchone() == (3000, 1, 3000, 40)
+        cur.execute("SELECT DISTINCT INDEX_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA='bt' "
+                    "AND TABLE_NAME='purchases_index'")
+        assert {r[0] for r in cur.fetchall()} == {"PRIMARY", "pc", "ptc", "rpc"}
+        cur.execute("SELECT COUNT(*) FROM bt.purchases_index WHERE price >= 0 AND cashregisterid < 1000")
+        assert cur.fetchone()[0] == 3000
+    assert files_with(res.run_dir, PASSWORD) == []
+
+
+@needs_mariadb
+def test_private_server_started_snapshotted_and_stopped(scratch):
+    res = run("sysbench-update", "mariadb-myrocks",
+              ["table_size=1000", "clients=2", "updates_per_step=500", "seconds_per_step=0",
+               "mariadb.cache_size=32MB", "mariadb.flush_log_at_trx_commit=2"], scratch / "raw")
+    assert res.status == "ok", res.error
+    sdir = res.run_dir / "server"
+    before = json.loads((sdir / "status_before.json").read_text())
+    after = json.loads((sdir / "status_after.json").read_text())
+    assert before["variables"]["rocksdb_block_cache_size"] == str(32 << 20)
+    assert after["variables"]["rocksdb_flush_log_at_trx_commit"] == "2"
+    # the updates reached the server: MyRocks counted them between the snapshots
+    assert int(after["status"]["Rocksdb_rows_updated"]) - int(before["status"]["Rocksdb_rows_updated"]) == 500
+    assert {"error.log", "server.json"} <= {p.name for p in sdir.iterdir()}
+    m = manifest_of(res)
+    assert m["server"]["private"] and m["server"]["server"]["stopped"] == "shutdown"
+    assert our_servers(scratch) == []
+    assert not (scratch / "work" / res.run_dir.name).exists(), "a good run's server files are removed"
+
+
+@needs_mariadb
+def test_server_killed_mid_run_fails_the_run(scratch):
+    result = {}
+    t = threading.Thread(target=lambda: result.update(
+        res=run("sysbench-update", "mariadb-innodb",
+                ["table_size=500", "clients=1", "seconds_per_step=60"], scratch / "raw")))
+    t.start()
+    try:
+        deadline = time.monotonic() + 60
+        victim = None
+        while time.monotonic() < deadline and victim is None:
+            raws = list((scratch / "raw").glob("*/driver/stdout.jsonl"))
+            if raws and '"progress"' in raws[0].read_text():
+                procs = our_servers(scratch / "work")
+                victim = procs[0]["pid"] if procs else None
+            time.sleep(0.1)
+        assert victim, "the run's server did not start"
+        psutil.Process(victim).kill()
+    finally:
+        t.join(120)
+    res = result["res"]
+    assert res.status == "failed"
+    assert "died" in res.error and "error.log" in res.error
+    assert our_servers(scratch) == []
+    assert (res.run_dir / "server" / "error.log").exists()
+    kept = scratch / "work" / res.run_dir.name / "server"
+    assert (kept / "data").is_dir(), "a failed run keeps the server directory"
+    m = manifest_of(res)
+    assert m["status"] == "failed" and m["server"]["server_dir_kept"] == str(kept)
