@@ -196,3 +196,65 @@ def test_server_killed_mid_run_fails_the_run(scratch):
     assert (kept / "data").is_dir(), "a failed run keeps the server directory"
     m = manifest_of(res)
     assert m["status"] == "failed" and m["server"]["server_dir_kept"] == str(kept)
+
+
+@pytest.fixture(scope="module")
+def ferret(tmp_path_factory):
+    """FerretDB v1.24.2 over SQLite on loopback, started by the test (write commands <= 40 ops)."""
+    if no_ferret:
+        pytest.skip(str(no_ferret))
+    from engbench.servers.ferretdb import FerretDB
+    with FerretDB(tmp_path_factory.mktemp("ferret")) as f:
+        yield f
+
+
+def secret_uri(f):
+    """FerretDB over SQLite accepts any PLAIN credentials: enough to prove the password never lands
+    in a file."""
+    return f.uri.replace("mongodb://", f"mongodb://bench:{PASSWORD}@") + "?authMechanism=PLAIN"
+
+
+@needs_ferret
+def test_mongodb_sysbench_update_reads_back(ferret, scratch, monkeypatch):
+    monkeypatch.setenv("ENGBENCH_MONGO_URI", secret_uri(ferret))
+    # one client: FerretDB v1.24.2 loses concurrent $inc of one document (its update is a
+    # read-modify-write; measured: 8 of 800 lost with 4 clients on 300 documents)
+    res = run("sysbench-update", "mongodb",
+              ["table_size=300", "tables=2", "clients=1", "updates_per_step=300", "seconds_per_step=0",
+               "load_batch=40", "mode=index", "mongodb.database=sb", "mongodb.journal=true"], scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["target"]["server_flavor"].startswith("FerretDB") and "***" in s["target"]["uri"]
+    db = ferret.client().sb
+    assert sorted(db.list_collection_names()) == ["sbtest1", "sbtest2"]
+    assert sorted(db.sbtest1.index_information()) == ["_id_", "k_1"]
+    docs = [d for n in ("sbtest1", "sbtest2") for d in db[n].find({}, {"k": 1})]
+    assert len(docs) == 600 and {d["_id"] for d in docs} == set(range(1, 301))
+    assert sum(d["k"] for d in docs) == s["load"]["k_sum"] + s["totals"]["update"]["items"] == s["load"]["k_sum"] + 300
+    sdir = res.run_dir / "server"
+    assert (sdir / "mongo_before.serverStatus.json").exists() and (sdir / "mongo_after.collStats.json").exists()
+    back = json.loads((sdir / "read_back.json").read_text())
+    assert back["collections"]["sbtest1"]["count"] == 300 and back["collections"]["sbtest1"]["sample_found"] == 10
+    assert json.loads((res.run_dir / "driver" / "config.json").read_text())["target"] == {"uri_env": "ENGBENCH_MONGO_URI", "database": "sb"}
+    assert files_with(res.run_dir, PASSWORD) == []
+
+
+@needs_ferret
+def test_mongodb_non_index_and_iibench_read_back(ferret, scratch):
+    res = run("sysbench-update", "mongodb",
+              ["table_size=200", "clients=2", "updates_per_step=200", "seconds_per_step=0", "load_batch=40",
+               "verify=true", f"mongodb.uri={ferret.uri}"], scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["verify"] == {"checks": 200, "mismatches": 0} and s["totals"]["update"]["items"] == 200
+    res = run("iibench", "mongodb", ["max_rows=600", "batch=40", "length_char_fields=30", "query_threads=1",
+                                     "query_begin_docs=40", f"mongodb.uri={ferret.uri}"], scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["documents_inserted"] == 600 and s["totals"]["insert"]["requests"] == 15
+    coll = ferret.client().engbench.purchases_index
+    assert coll.count_documents({}) == 600
+    assert sorted(coll.index_information()) == ["_id_", "pc", "ptc", "rpc"]
+    one = coll.find_one({}, {"_id": 0})
+    assert set(one) == {"dateandtime", "cashregisterid", "customerid", "productid", "price", "cf1"}
+    assert len(one["cf1"]) == 30

@@ -1,0 +1,479 @@
+// MongoDB target `mongodb` over libmongoc 1.23 (Debian libmongoc-dev): any MongoDB-compatible server
+// by URI. One pooled client per worker thread; every write carries the knobs' write concern
+// (w, j). The documents are the KV engines' documents byte for byte (BSON), so the collections hold
+// what the document layer would hold.
+//
+// sysbench-update: collections sbtest1..N {_id, k, c, pad}, index {k: 1} named k_1; load =
+// insert_many (unordered) per load_batch; updates = update_one({_id}, {$set: {c}}) and
+// update_one({_id}, {$inc: {k: 1}}) (sysbench-mongodb's non-index / index updates).
+// iibench: collection purchases_index, indexes pc, rpc, ptc via createIndexes; insert_many
+// (unordered) per batch; queries = iibench-mongodb's $or ranges with the index fields projected,
+// sorted in index order, limit.
+// FerretDB v1.24.2 hangs on a write command with more than ~40 operations: keep batches <= 40.
+#include <mongoc/mongoc.h>
+
+#include <cstring>
+#include <mutex>
+
+#include "target.h"
+
+namespace eb {
+namespace {
+
+std::string jstr(const json& c, const char* k, const std::string& dflt) {
+  return c.contains(k) && c[k].is_string() ? c[k].get<std::string>() : dflt;
+}
+
+std::string to_json_text(const bson_t* b) {
+  size_t n = 0;
+  char* s = bson_as_relaxed_extended_json(b, &n);
+  std::string out = s ? std::string(s, n) : "{}";
+  bson_free(s);
+  return out;
+}
+
+json bson_to_json(const bson_t* b) {
+  try {
+    return json::parse(to_json_text(b));
+  } catch (const std::exception&) {
+    return json::object();
+  }
+}
+
+struct BsonGuard {
+  bson_t b;
+  BsonGuard() { bson_init(&b); }
+  ~BsonGuard() { bson_destroy(&b); }
+  bson_t* operator&() { return &b; }
+};
+
+class Shared {  // what every client of the target shares
+ public:
+  mongoc_client_pool_t* pool = nullptr;
+  std::string db;
+  mongoc_write_concern_t* wc = nullptr;
+  std::string uri_shown;
+  void append_wc(bson_t* opts) const {
+    if (wc && !mongoc_write_concern_append(wc, opts)) throw EngineError("mongodb: bad write concern");
+  }
+};
+
+// A client popped from the pool for one thread, with its collections.
+class Client {
+ public:
+  explicit Client(const Shared& s) : s_(s), c_(mongoc_client_pool_pop(s.pool)) {}
+  ~Client() {
+    for (auto* c : colls_)
+      if (c) mongoc_collection_destroy(c);
+    mongoc_client_pool_push(s_.pool, c_);
+  }
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+  mongoc_collection_t* coll(size_t slot, const std::string& name) {
+    if (slot >= colls_.size()) colls_.resize(slot + 1, nullptr);
+    if (!colls_[slot]) colls_[slot] = mongoc_client_get_collection(c_, s_.db.c_str(), name.c_str());
+    return colls_[slot];
+  }
+  mongoc_client_t* raw() { return c_; }
+  const Shared& shared() const { return s_; }
+
+  void insert_many(mongoc_collection_t* coll, const std::vector<const std::string*>& docs, const char* what) {
+    std::vector<bson_t> views(docs.size());
+    std::vector<const bson_t*> ptrs(docs.size());
+    for (size_t i = 0; i < docs.size(); ++i) {
+      if (!bson_init_static(&views[i], reinterpret_cast<const uint8_t*>(docs[i]->data()), docs[i]->size()))
+        throw EngineError(std::string("mongodb: ") + what + ": invalid document");
+      ptrs[i] = &views[i];
+    }
+    BsonGuard opts, reply;
+    BSON_APPEND_BOOL(&opts, "ordered", false);
+    s_.append_wc(&opts);
+    bson_error_t err;
+    if (!mongoc_collection_insert_many(coll, ptrs.data(), ptrs.size(), &opts, &reply, &err))
+      throw EngineError(std::string("mongodb: insert_many into ") + what + ": " + err.message);
+  }
+
+  // update_one; returns matchedCount.
+  int64_t update_one(mongoc_collection_t* coll, const bson_t* filter, const bson_t* update, const char* what) {
+    BsonGuard opts, reply;
+    s_.append_wc(&opts);
+    bson_error_t err;
+    if (!mongoc_collection_update_one(coll, filter, update, &opts, &reply, &err))
+      throw EngineError(std::string("mongodb: update_one ") + what + ": " + err.message);
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, &reply, "matchedCount")) return bson_iter_as_int64(&it);
+    return 0;
+  }
+
+  void command(const char* db, const bson_t* cmd, bson_t* reply, const std::string& what, bool ignore_ns_missing = false) {
+    bson_error_t err;
+    bool ok = mongoc_client_write_command_with_opts(c_, db, cmd, nullptr, reply, &err);
+    if (!ok && !(ignore_ns_missing && (err.code == 26 || std::strstr(err.message, "ns not found"))))
+      throw EngineError("mongodb: " + what + ": " + err.message);
+  }
+
+  void drop(const std::string& name) {
+    BsonGuard cmd, reply;
+    BSON_APPEND_UTF8(&cmd, "drop", name.c_str());
+    command(s_.db.c_str(), &cmd, &reply, "drop " + name, true);
+  }
+
+  void create_indexes(const std::string& coll, const std::vector<IndexDef>& idx) {
+    if (idx.empty()) {
+      BsonGuard cmd, reply;  // create the collection anyway
+      BSON_APPEND_UTF8(&cmd, "create", coll.c_str());
+      command(s_.db.c_str(), &cmd, &reply, "create " + coll);
+      return;
+    }
+    BsonGuard cmd, reply;
+    BSON_APPEND_UTF8(&cmd, "createIndexes", coll.c_str());
+    bson_t arr;
+    BSON_APPEND_ARRAY_BEGIN(&cmd, "indexes", &arr);
+    for (size_t i = 0; i < idx.size(); ++i) {
+      bson_t one, key;
+      std::string n = std::to_string(i);
+      BSON_APPEND_DOCUMENT_BEGIN(&arr, n.c_str(), &one);
+      BSON_APPEND_DOCUMENT_BEGIN(&one, "key", &key);
+      for (const auto& f : idx[i].fields) BSON_APPEND_INT32(&key, f.c_str(), 1);
+      bson_append_document_end(&one, &key);
+      BSON_APPEND_UTF8(&one, "name", idx[i].name.c_str());
+      bson_append_document_end(&arr, &one);
+    }
+    bson_append_array_end(&cmd, &arr);
+    command(s_.db.c_str(), &cmd, &reply, "createIndexes on " + coll);
+  }
+
+ private:
+  const Shared& s_;
+  mongoc_client_t* c_;
+  std::vector<mongoc_collection_t*> colls_;
+};
+
+// --- sysbench-update ---
+class MongoSysbenchClient final : public SysbenchClient {
+ public:
+  MongoSysbenchClient(const Shared& s, const std::string& prefix) : c_(s), prefix_(prefix) {}
+
+  void load(int table, const std::vector<SbRow>& rows) override {
+    docs_.resize(rows.size());
+    std::vector<const std::string*> ptrs(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      bson_t b;
+      bson_init(&b);
+      BSON_APPEND_INT64(&b, "_id", rows[i].id);
+      BSON_APPEND_INT64(&b, "k", rows[i].k);
+      bson_append_utf8(&b, "c", 1, rows[i].c, kSbCLen);
+      bson_append_utf8(&b, "pad", 3, rows[i].pad, kSbPadLen);
+      docs_[i].assign(reinterpret_cast<const char*>(bson_get_data(&b)), b.len);
+      bson_destroy(&b);
+      ptrs[i] = &docs_[i];
+    }
+    c_.insert_many(coll(table), ptrs, name(table).c_str());
+  }
+
+  bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) override {
+    BsonGuard filter, update;
+    BSON_APPEND_INT64(&filter, "_id", id);
+    bson_t set;
+    BSON_APPEND_DOCUMENT_BEGIN(&update, "$set", &set);
+    bson_append_utf8(&set, "c", 1, c, kSbCLen);
+    bson_append_document_end(&update, &set);
+    int64_t n = c_.update_one(coll(table), &filter, &update, "$set c");
+    if (br) *br = 0;
+    if (bw) *bw = n ? kSbCLen : 0;
+    return n > 0;
+  }
+
+  bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) override {
+    BsonGuard filter, update;
+    BSON_APPEND_INT64(&filter, "_id", id);
+    bson_t inc;
+    BSON_APPEND_DOCUMENT_BEGIN(&update, "$inc", &inc);
+    BSON_APPEND_INT32(&inc, "k", 1);
+    bson_append_document_end(&update, &inc);
+    int64_t n = c_.update_one(coll(table), &filter, &update, "$inc k");
+    *new_k = -1;
+    if (br) *br = 0;
+    if (bw) *bw = n ? 8 : 0;
+    return n > 0;
+  }
+
+  bool get(int table, int64_t id, int64_t* k, std::string* c) override {
+    BsonGuard filter, opts;
+    BSON_APPEND_INT64(&filter, "_id", id);
+    BSON_APPEND_INT64(&opts, "limit", 1);
+    mongoc_cursor_t* cur = mongoc_collection_find_with_opts(coll(table), &filter, &opts, nullptr);
+    const bson_t* doc;
+    bool found = false;
+    while (mongoc_cursor_next(cur, &doc)) {
+      found = true;
+      bson_iter_t it;
+      if (k && bson_iter_init_find(&it, doc, "k")) *k = bson_iter_as_int64(&it);
+      if (c && bson_iter_init_find(&it, doc, "c") && BSON_ITER_HOLDS_UTF8(&it)) {
+        uint32_t n;
+        const char* s = bson_iter_utf8(&it, &n);
+        c->assign(s, n);
+      }
+    }
+    bson_error_t err;
+    bool failed = mongoc_cursor_error(cur, &err);
+    mongoc_cursor_destroy(cur);
+    if (failed) throw EngineError(std::string("mongodb: find by _id: ") + err.message);
+    return found;
+  }
+
+ private:
+  std::string name(int t) const { return prefix_ + std::to_string(t + 1); }
+  mongoc_collection_t* coll(int t) { return c_.coll(static_cast<size_t>(t), name(t)); }
+  Client c_;
+  std::string prefix_;
+  std::vector<std::string> docs_;
+};
+
+class MongoSysbenchStore final : public SysbenchStore {
+ public:
+  explicit MongoSysbenchStore(const Shared& s) : s_(s) {}
+  void create(const std::string& prefix, int tables) override {
+    prefix_ = prefix;
+    Client c(s_);
+    for (int t = 0; t < tables; ++t) {
+      std::string n = prefix + std::to_string(t + 1);
+      c.drop(n);
+      c.create_indexes(n, {{"k_1", {"k"}}});
+    }
+  }
+  uint64_t rows(int) override { return 0; }
+  std::unique_ptr<SysbenchClient> client() override { return std::make_unique<MongoSysbenchClient>(s_, prefix_); }
+
+ private:
+  const Shared& s_;
+  std::string prefix_;
+};
+
+// --- iibench ---
+const std::vector<std::string> kIdxCols[3] = {
+    {"price", "customerid"}, {"cashregisterid", "price", "customerid"}, {"price", "dateandtime", "customerid"}};
+const char* kIdxName[3] = {"pc", "rpc", "ptc"};
+
+void append_kv(bson_t* b, const char* key, const KeyValue& v) {
+  switch (v.type) {
+    case KeyValue::Type::Double: BSON_APPEND_DOUBLE(b, key, v.d); break;
+    case KeyValue::Type::Int: BSON_APPEND_INT64(b, key, v.i); break;
+    default: throw EngineError("mongodb: iibench query value of an unexpected type");
+  }
+}
+
+class MongoIibenchClient final : public IibenchClient {
+ public:
+  MongoIibenchClient(const Shared& s, const std::string& name) : c_(s), name_(name) {}
+
+  uint64_t insert_batch(const std::vector<Doc>& docs) override {
+    std::vector<const std::string*> ptrs(docs.size());
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < docs.size(); ++i) {
+      ptrs[i] = &docs[i].bytes;
+      bytes += docs[i].bytes.size();
+    }
+    c_.insert_many(c_.coll(0, name_), ptrs, name_.c_str());
+    return bytes;
+  }
+
+  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) override {
+    const auto& cols = kIdxCols[index];
+    BsonGuard filter, opts;
+    bson_t ors;
+    BSON_APPEND_ARRAY_BEGIN(&filter, "$or", &ors);
+    for (size_t i = 0; i < cols.size(); ++i) {
+      bson_t term;
+      std::string n = std::to_string(i);
+      BSON_APPEND_DOCUMENT_BEGIN(&ors, n.c_str(), &term);
+      for (size_t j = 0; j < i; ++j) append_kv(&term, cols[j].c_str(), start[j]);
+      bson_t cmp;
+      BSON_APPEND_DOCUMENT_BEGIN(&term, cols[i].c_str(), &cmp);
+      append_kv(&cmp, i + 1 == cols.size() ? "$gte" : "$gt", start[i]);
+      bson_append_document_end(&term, &cmp);
+      bson_append_document_end(&ors, &term);
+    }
+    bson_append_array_end(&filter, &ors);
+    bson_t sort, proj;
+    BSON_APPEND_DOCUMENT_BEGIN(&opts, "sort", &sort);
+    for (const auto& f : cols) BSON_APPEND_INT32(&sort, f.c_str(), 1);
+    bson_append_document_end(&opts, &sort);
+    if (!fetch) {
+      BSON_APPEND_DOCUMENT_BEGIN(&opts, "projection", &proj);
+      BSON_APPEND_INT32(&proj, "_id", 0);
+      for (const auto& f : cols) BSON_APPEND_INT32(&proj, f.c_str(), 1);
+      bson_append_document_end(&opts, &proj);
+    }
+    BSON_APPEND_INT64(&opts, "limit", static_cast<int64_t>(limit));
+    (void)kIdxName;
+    mongoc_cursor_t* cur = mongoc_collection_find_with_opts(c_.coll(0, name_), &filter, &opts, nullptr);
+    const bson_t* doc;
+    size_t n = 0;
+    uint64_t bytes = 0;
+    while (mongoc_cursor_next(cur, &doc)) {
+      ++n;
+      bytes += doc->len;
+    }
+    bson_error_t err;
+    bool failed = mongoc_cursor_error(cur, &err);
+    mongoc_cursor_destroy(cur);
+    if (failed) throw EngineError(std::string("mongodb: iibench query: ") + err.message);
+    if (br) *br = bytes;
+    return n;
+  }
+
+ private:
+  Client c_;
+  std::string name_;
+};
+
+class MongoIibenchStore final : public IibenchStore {
+ public:
+  explicit MongoIibenchStore(const Shared& s) : s_(s) {}
+  void create(const IibenchShape& shape) override {
+    name_ = shape.name;
+    Client c(s_);
+    c.drop(name_);
+    std::vector<IndexDef> idx;
+    for (int i = 0; i < shape.num_secondary; ++i) idx.push_back({kIdxName[i], kIdxCols[i]});
+    c.create_indexes(name_, idx);
+  }
+  std::unique_ptr<IibenchClient> client() override { return std::make_unique<MongoIibenchClient>(s_, name_); }
+
+ private:
+  const Shared& s_;
+  std::string name_;
+};
+
+class MongoDBTarget final : public Target {
+ public:
+  ~MongoDBTarget() override { close(); }
+
+  void open(const json& conn, const ParamValues& knobs) override {
+    static std::once_flag once;
+    std::call_once(once, [] { mongoc_init(); });
+    std::string uri_text = jstr(conn, "uri", "");
+    if (uri_text.empty()) {
+      std::string env = jstr(conn, "uri_env", "ENGBENCH_MONGO_URI");
+      const char* v = std::getenv(env.c_str());
+      if (!v || !*v) throw EngineError("mongodb: no URI: the target's uri_env " + env + " is not set");
+      uri_text = v;
+    }
+    shared_.uri_shown = redact_uri_text(uri_text);
+    shared_.db = jstr(conn, "database", "engbench");
+    bson_error_t err;
+    mongoc_uri_t* uri = mongoc_uri_new_with_error(uri_text.c_str(), &err);
+    if (!uri) throw EngineError("mongodb: bad URI " + shared_.uri_shown + ": " + err.message);
+    shared_.pool = mongoc_client_pool_new(uri);
+    mongoc_uri_destroy(uri);
+    if (!shared_.pool) throw EngineError("mongodb: cannot create a client pool for " + shared_.uri_shown);
+    mongoc_client_pool_set_error_api(shared_.pool, MONGOC_ERROR_API_VERSION_2);
+    mongoc_client_pool_set_appname(shared_.pool, "engbench-driver");
+    // write concern from the knobs
+    shared_.wc = mongoc_write_concern_new();
+    std::string w = knobs.count("write_concern") ? knobs.at("write_concern").get<std::string>() : "1";
+    if (w == "majority") {
+      mongoc_write_concern_set_w(shared_.wc, MONGOC_WRITE_CONCERN_W_MAJORITY);
+    } else if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos) {
+      mongoc_write_concern_set_w(shared_.wc, std::stoi(w));
+    } else {
+      mongoc_write_concern_set_wtag(shared_.wc, w.c_str());
+    }
+    std::string j = knobs.count("journal") ? knobs.at("journal").get<std::string>() : "default";
+    if (j != "default") mongoc_write_concern_set_journal(shared_.wc, j == "true");
+    wc_shown_ = {{"w", w}, {"j", j}};
+    // reach the server now (fail fast), and learn its version
+    Client c(shared_);
+    BsonGuard cmd, reply;
+    BSON_APPEND_INT32(&cmd, "buildInfo", 1);
+    if (!mongoc_client_command_simple(c.raw(), "admin", &cmd, nullptr, &reply, &err))
+      throw EngineError("mongodb: cannot reach " + shared_.uri_shown + ": " + err.message);
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, &reply, "version") && BSON_ITER_HOLDS_UTF8(&it)) version_ = bson_iter_utf8(&it, nullptr);
+    if (bson_iter_init_find(&it, &reply, "ferretdbVersion") && BSON_ITER_HOLDS_UTF8(&it))
+      flavor_ = std::string("FerretDB ") + bson_iter_utf8(&it, nullptr);
+  }
+
+  json stats() override {
+    if (!shared_.pool) return json::object();
+    Client c(shared_);
+    BsonGuard cmd, reply;
+    BSON_APPEND_INT32(&cmd, "serverStatus", 1);
+    bson_error_t err;
+    if (!mongoc_client_command_simple(c.raw(), "admin", &cmd, nullptr, &reply, &err))
+      throw EngineError(std::string("mongodb: serverStatus: ") + err.message);
+    return {{"serverStatus", bson_to_json(&reply)}};
+  }
+
+  json describe() const override {
+    return {{"kind", "mongodb"}, {"uri", shared_.uri_shown}, {"database", shared_.db},
+            {"server_version", version_}, {"server_flavor", flavor_.empty() ? json(nullptr) : json(flavor_)},
+            {"write_concern", wc_shown_}};
+  }
+
+  void close() override {
+    if (shared_.pool) {
+      mongoc_client_pool_destroy(shared_.pool);
+      shared_.pool = nullptr;
+    }
+    if (shared_.wc) {
+      mongoc_write_concern_destroy(shared_.wc);
+      shared_.wc = nullptr;
+    }
+  }
+
+  std::unique_ptr<SysbenchStore> sysbench_store() override { return std::make_unique<MongoSysbenchStore>(shared_); }
+  std::unique_ptr<IibenchStore> iibench_store() override { return std::make_unique<MongoIibenchStore>(shared_); }
+
+ private:
+  static std::string redact_uri_text(const std::string& uri) {
+    size_t scheme = uri.find("://");
+    if (scheme == std::string::npos) return uri;
+    size_t start = scheme + 3, end = uri.find_first_of("/?#", start);
+    std::string auth = uri.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    size_t at = auth.rfind('@');
+    if (at == std::string::npos) return uri;
+    std::string ui = auth.substr(0, at);
+    size_t colon = ui.find(':');
+    return uri.substr(0, start) + (colon == std::string::npos ? "***" : ui.substr(0, colon) + ":***") +
+           uri.substr(start + at);
+  }
+
+  Shared shared_;
+  std::string version_, flavor_;
+  json wc_shown_ = json::object();
+};
+
+void check_mongo_connection(const json& c, std::vector<std::string>* problems) {
+  if (!c.is_object() || (!c.contains("uri") && !c.contains("uri_env")))
+    problems->push_back("target: the mongodb target needs 'uri' or 'uri_env'");
+}
+
+}  // namespace
+
+TargetInfo mongodb_target_info() {
+  TargetInfo t;
+  t.name = "mongodb";
+  t.description = "any MongoDB-compatible server by URI (verified against FerretDB v1.24.2 only), the "
+                  "KV engines' documents and indexes";
+  t.library = "libmongoc";
+  t.library_version = mongoc_get_version();
+  t.knob_namespace = "mongodb";
+  t.knobs = {
+      {"write_concern", ParamType::String, std::string("1"), "w of every write: a number, 'majority' or a tag"},
+      {"journal", ParamType::Enum, std::string("default"), "j of every write (default: not sent, the server's)",
+       {"default", "true", "false"}},
+  };
+  t.workloads = {"sysbench-update", "iibench"};
+  t.connection = {
+      {"uri", "mongodb:// URI (one with a password: use uri_env, it would sit in the config file)"},
+      {"uri_env", "environment variable holding the URI (default ENGBENCH_MONGO_URI)"},
+      {"database", "database (default engbench); the workload's collections in it are dropped and recreated"},
+  };
+  t.check_connection = check_mongo_connection;
+  t.make = [] { return std::unique_ptr<Target>(new MongoDBTarget()); };
+  return t;
+}
+
+}  // namespace eb
