@@ -340,3 +340,26 @@ TEST(Failure, AnUnusableDataDirFailsWithExit1) {
 }
 
 }  // namespace
+
+namespace {
+// Found in review: queries were picked by the wrong index count (num_secondary_indexes=1 asked for
+// index 3), and a throttled query thread kept the run alive for its whole pause after the load.
+TEST(IIBenchQueries, RunWithFewerIndexesAndEndWithTheLoad) {
+  for (int nsec : {1, 2, 3}) {
+    ebtest::TempDir d;
+    eb::json c = base_config("iibench", "wiredtiger", d.path);
+    c["params"] = {{"max_rows", 3000}, {"batch", 100}, {"length_char_fields", 20},
+                   {"num_secondary_indexes", nsec}, {"query_threads", 1}, {"query_begin_docs", 0}};
+    RunOut r = run(c);
+    ASSERT_EQ(r.rc, 0) << "nsec=" << nsec << " " << r.summary.dump();
+    EXPECT_EQ(r.summary["status"], "ok");
+  }
+  ebtest::TempDir d;
+  eb::json c = base_config("iibench", "null", d.path);
+  c["params"] = {{"max_rows", 2000}, {"batch", 100}, {"length_char_fields", 20}, {"query_threads", 1},
+                 {"query_begin_docs", 0}, {"queries_per_second", 0.1}};
+  RunOut r = run(c);
+  ASSERT_EQ(r.rc, 0);
+  EXPECT_LT(r.summary["client"]["seconds"].get<double>(), 2.0) << "the run waited for the query thread's next slot";
+}
+}  // namespace

@@ -192,6 +192,10 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
     };
 
     while (finished.load() < nthreads) {
+      if (external.load()) {  // also when the reporter is behind and never sleeps below
+        interrupted = true;
+        stop.store(true);
+      }
       uint64_t boundary = next_tick;
       if (in_warmup && warmup_end < boundary) boundary = warmup_end;
       while (now_ns() < boundary && finished.load() < nthreads) {

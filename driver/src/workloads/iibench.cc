@@ -217,18 +217,21 @@ class IIBench final : public Workload {
     const bool fetch = p_bool(p, "query_fetch");
     const double rate = p_dbl(p, "queries_per_second") / queriers_;
     Rng rng(ctx.seed, 0x51000000ULL + static_cast<uint64_t>(q));
-    // Round robin over the queries whose index exists: 1 → index 3 (p,t,c), 2 → index 1 (p,c),
-    // 3 → index 2 (r,p,c).
+    // Round robin 1 → 2 → 3 over the queries whose index exists: query 1 needs index 3 (p,t,c),
+    // query 2 index 1 (p,c), query 3 index 2 (r,p,c) — indexes counted 1-based as created.
+    static constexpr int kIndexNeeded[4] = {0, 3, 1, 2};
     std::vector<int> order;
-    for (int which : {3, 1, 2})
-      if (which <= nsec_) order.push_back(which);
+    for (int which : {1, 2, 3})
+      if (kIndexNeeded[which] <= nsec_) order.push_back(which);
+    if (order.empty()) return;  // no secondary index: nothing to query
     auto client = store_->client();
     while (!ctx.should_stop() && running_loaders_.load() > 0 && inserted_.load() < begin_docs)
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     const int64_t start_ms = static_cast<int64_t>(ctx.start_unix_s * 1000);
     const uint64_t qstart = now_ns();
     for (uint64_t i = 0; !ctx.should_stop() && running_loaders_.load() > 0; ++i) {
-      uint64_t intended = rate > 0 ? pace(qstart, rate, i, ctx) : 0;
+      // A throttled query thread waiting for its next slot stops as soon as the loaders are done.
+      uint64_t intended = rate > 0 ? pace(qstart, rate, i, ctx, [this] { return running_loaders_.load() == 0; }) : 0;
       if (ctx.should_stop() || running_loaders_.load() == 0) break;
       uint64_t t0 = rate > 0 ? intended : now_ns();
       int which = order[i % order.size()];

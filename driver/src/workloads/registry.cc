@@ -28,10 +28,15 @@ std::vector<ParamSpec> common_params() {
 }
 
 uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx) {
+  return pace(start_ns, rate_per_s, done, ctx, [] { return false; });
+}
+
+uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx,
+              const std::function<bool()>& done_early) {
   uint64_t intended = start_ns + static_cast<uint64_t>(static_cast<double>(done) * 1e9 / rate_per_s);
   for (;;) {
     uint64_t now = now_ns();
-    if (now >= intended || ctx.should_stop()) return intended;
+    if (now >= intended || ctx.should_stop() || done_early()) return intended;
     uint64_t wait = intended - now;
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(wait, 50'000'000)));
   }

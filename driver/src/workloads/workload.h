@@ -72,6 +72,10 @@ std::vector<ParamSpec> common_params();
 // Per-thread open-loop pacing: with rate > 0 (units/s for this thread), returns the intended start
 // time (steady ns) of the request that starts after `done` units, sleeping until then.
 uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx);
+// The same, also returning early once `done_early()` says the thread has nothing left to do
+// (e.g. a query thread whose loaders have finished).
+uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx,
+              const std::function<bool()>& done_early);
 
 WorkloadInfo iibench_info();
 // iibench's indexes: the first num_secondary of {price,customerid}, {cashregisterid,price,customerid},
