@@ -147,6 +147,31 @@ def test_sysbench_update_non_index_and_iibench_read_back(existing, scratch, monk
     assert files_with(res.run_dir, PASSWORD) == []
 
 
+LINKBENCH = ["maxid1=1500", "requests=2000", "threads=2", "loaders=2", "load_batch=40", "verify=true"]
+
+
+@needs_mariadb
+def test_linkbench_reads_back_and_matches_the_kv_stream(existing, scratch, monkeypatch):
+    """LinkBench's tables: counts = visible links, nodes = loaded + added - deleted, and the same
+    op_stream_hash as on a KV engine (the same requests reached the server)."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = run("linkbench", f"mariadb-{existing.engine}", LINKBENCH + conn_sets(existing), scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["verify"]["mismatches"] == 0 and s["verify"]["checks"] > 0
+    t = s["totals"]
+    with existing.connect().cursor() as cur:
+        cur.execute("SELECT (SELECT SUM(count) FROM bt.lb_count), (SELECT COUNT(*) FROM bt.lb_link WHERE visibility=1), "
+                    "(SELECT COUNT(*) FROM bt.lb_node), (SELECT COUNT(*) FROM bt.lb_link)")
+        counts, visible, nodes, links = cur.fetchone()
+    assert int(counts) == visible
+    assert nodes == s["load"]["nodes"] + t["add_node"]["items"] - t["delete_node"]["items"]
+    assert links >= s["load"]["links"]
+    kv = run("linkbench", "sqlite", LINKBENCH, scratch / "raw")
+    assert kv.status == "ok" and summary_of(kv)["op_stream_hash"] == s["op_stream_hash"]
+    assert files_with(res.run_dir, PASSWORD) == []
+
+
 @needs_mariadb
 def test_private_server_started_snapshotted_and_stopped(scratch):
     res = run("sysbench-update", "mariadb-myrocks",
@@ -258,3 +283,20 @@ def test_mongodb_non_index_and_iibench_read_back(ferret, scratch):
     one = coll.find_one({}, {"_id": 0})
     assert set(one) == {"dateandtime", "cashregisterid", "customerid", "productid", "price", "cf1"}
     assert len(one["cf1"]) == 30
+
+
+@needs_ferret
+def test_mongodb_linkbench_reads_back(ferret, scratch):
+    """LinkbenchX's collections on FerretDB (small: its SQLite backend scans for non-_id filters)."""
+    res = run("linkbench", "mongodb", ["maxid1=150", "requests=300", "threads=2", "load_batch=40", "verify=true",
+                                       f"mongodb.uri={ferret.uri}", "mongodb.database=lb"], scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    assert s["verify"]["mismatches"] == 0
+    db = ferret.client().lb
+    assert sum(d["count"] for d in db.lb_count.find()) == db.lb_link.count_documents({"visibility": 1})
+    t = s["totals"]
+    assert db.lb_node.count_documents({}) == s["load"]["nodes"] + t["add_node"]["items"] - t["delete_node"]["items"]
+    assert sorted(db.lb_link.index_information()) == ["_id_", "id1_type", "pk"]
+    kv = run("linkbench", "null", ["maxid1=150", "requests=300", "threads=2", "load_batch=40"], scratch / "raw")
+    assert summary_of(kv)["op_stream_hash"] == s["op_stream_hash"]

@@ -84,6 +84,51 @@ class IibenchStore {
   virtual json summary_extra() const { return json::object(); }
 };
 
+// --- linkbench: nodes, links, counts (LinkBench's MySQL tables / LinkbenchX's collections) ---
+struct LbNode {
+  int64_t id = 0, version = 0, time = 0;
+  std::string data;
+};
+struct LbLink {
+  int64_t id1 = 0, link_type = 0, id2 = 0, visibility = 1;
+  std::string data;
+  int64_t time = 0, version = 0;
+};
+struct LbCount {
+  int64_t id = 0, link_type = 0, count = 0, time = 0, version = 0;
+};
+
+class LinkbenchClient {
+ public:
+  virtual ~LinkbenchClient() = default;
+  // Load (one insert request each).
+  virtual void load_nodes(const std::vector<LbNode>& nodes) = 0;
+  virtual void load_links(const std::vector<LbLink>& links) = 0;
+  virtual void load_counts(const std::vector<LbCount>& counts) = 0;
+  // Requests. br/bw: logical bytes read/written where the store can tell.
+  virtual void add_node(const LbNode& node, uint64_t* bw) = 0;
+  virtual bool update_node(int64_t id, const std::string& data, int64_t time, uint64_t* br, uint64_t* bw) = 0;
+  virtual bool delete_node(int64_t id, uint64_t* br) = 0;
+  virtual bool get_node(int64_t id, std::string* data, uint64_t* br) = 0;
+  // Insert, or un-hide/overwrite, the link (visible; version + 1); the count of (id1, link_type)
+  // goes up by one when the link was not visible. One transaction where the server has them.
+  virtual void add_link(const LbLink& link, uint64_t* br, uint64_t* bw) = 0;
+  // Hide a visible link and decrement its count. false: no visible link.
+  virtual bool delete_link(int64_t id1, int64_t link_type, int64_t id2, int64_t time, uint64_t* br, uint64_t* bw) = 0;
+  virtual bool count_link(int64_t id1, int64_t link_type, int64_t* count, uint64_t* br) = 0;
+  virtual bool get_link(int64_t id1, int64_t link_type, int64_t id2, int64_t* visibility, std::string* data,
+                        uint64_t* br) = 0;
+  // Visible links of (id1, link_type), newest first, at most limit. Returns rows.
+  virtual size_t get_links_list(int64_t id1, int64_t link_type, size_t limit, uint64_t* br) = 0;
+};
+
+class LinkbenchStore {
+ public:
+  virtual ~LinkbenchStore() = default;
+  virtual void create(const std::string& prefix) = 0;  // drops and recreates <prefix>node, link, count
+  virtual std::unique_ptr<LinkbenchClient> client() = 0;
+};
+
 // --- targets ---
 class Target {
  public:
@@ -96,6 +141,7 @@ class Target {
   virtual void close() = 0;            // idempotent
   virtual std::unique_ptr<SysbenchStore> sysbench_store() { return nullptr; }
   virtual std::unique_ptr<IibenchStore> iibench_store() { return nullptr; }
+  virtual std::unique_ptr<LinkbenchStore> linkbench_store() { return nullptr; }
 };
 
 struct TargetInfo {

@@ -58,6 +58,21 @@ class MyConn {
   MyConn(const MyConn&) = delete;
   MyConn& operator=(const MyConn&) = delete;
 
+  // Executes; returns the server's error number (0 = ok) instead of throwing.
+  unsigned try_exec(const std::string& sql) {
+    if (mysql_real_query(m_, sql.data(), sql.size()) != 0) return mysql_errno(m_);
+    if (MYSQL_RES* r = mysql_store_result(m_)) mysql_free_result(r);
+    return 0;
+  }
+  // 'escaped bytes' (binary-safe) appended to out.
+  void quote(std::string* out, const std::string& bytes) {
+    size_t at = out->size();
+    out->resize(at + 2 * bytes.size() + 3);
+    (*out)[at] = '\'';
+    unsigned long w = mysql_real_escape_string(m_, &(*out)[at + 1], bytes.data(), bytes.size());
+    out->resize(at + 1 + w);
+    *out += '\'';
+  }
   void exec(const std::string& sql) {
     if (mysql_real_query(m_, sql.data(), sql.size()) != 0) throw err(sql);
     // Drain any result set.
@@ -333,6 +348,189 @@ class SqlIibenchStore final : public IibenchStore {
   IibenchShape shape_;
 };
 
+// --- linkbench: LinkBench's MySQL tables (linktable, counttable, nodetable) as <prefix>link, count, node ---
+class SqlLinkbenchClient final : public LinkbenchClient {
+ public:
+  SqlLinkbenchClient(const ConnInfo& ci, const std::string& prefix)
+      : c_(ci), node_(prefix + "node"), link_(prefix + "link"), count_(prefix + "count") {}
+
+  void load_nodes(const std::vector<LbNode>& nodes) override {
+    std::string q = "INSERT INTO " + node_ + " (id, type, version, time, data) VALUES ";
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      q += (i ? ",(" : "(") + std::to_string(nodes[i].id) + ",2048," + std::to_string(nodes[i].version) + "," +
+           std::to_string(nodes[i].time) + ",";
+      c_.quote(&q, nodes[i].data);
+      q += ")";
+    }
+    c_.exec(q);
+  }
+  void load_links(const std::vector<LbLink>& links) override {
+    std::string q = "INSERT INTO " + link_ + " (id1, id2, link_type, visibility, data, time, version) VALUES ";
+    for (size_t i = 0; i < links.size(); ++i) {
+      const LbLink& l = links[i];
+      q += (i ? ",(" : "(") + std::to_string(l.id1) + "," + std::to_string(l.id2) + "," + std::to_string(l.link_type) +
+           "," + std::to_string(l.visibility) + ",";
+      c_.quote(&q, l.data);
+      q += "," + std::to_string(l.time) + "," + std::to_string(l.version) + ")";
+    }
+    c_.exec(q);
+  }
+  void load_counts(const std::vector<LbCount>& counts) override {
+    std::string q = "INSERT INTO " + count_ + " (id, link_type, count, time, version) VALUES ";
+    for (size_t i = 0; i < counts.size(); ++i) {
+      const LbCount& k = counts[i];
+      q += (i ? ",(" : "(") + std::to_string(k.id) + "," + std::to_string(k.link_type) + "," + std::to_string(k.count) +
+           "," + std::to_string(k.time) + "," + std::to_string(k.version) + ")";
+    }
+    c_.exec(q);
+  }
+
+  void add_node(const LbNode& n, uint64_t* bw) override {
+    load_nodes({n});
+    *bw += n.data.size();
+  }
+  bool update_node(int64_t id, const std::string& data, int64_t time, uint64_t*, uint64_t* bw) override {
+    std::string q = "UPDATE " + node_ + " SET version=version+1, time=" + std::to_string(time) + ", data=";
+    c_.quote(&q, data);
+    q += " WHERE id=" + std::to_string(id);
+    c_.exec(q);
+    bool found = c_.affected() > 0;
+    if (found) *bw += data.size();
+    return found;
+  }
+  bool delete_node(int64_t id, uint64_t*) override {
+    c_.exec("DELETE FROM " + node_ + " WHERE id=" + std::to_string(id));
+    return c_.affected() > 0;
+  }
+  bool get_node(int64_t id, std::string* data, uint64_t* br) override {
+    auto r = c_.rows("SELECT data FROM " + node_ + " WHERE id=" + std::to_string(id));
+    if (r.empty()) return false;
+    if (br) *br += r[0][0].size();
+    if (data) *data = r[0][0];
+    return true;
+  }
+
+  void add_link(const LbLink& l, uint64_t* br, uint64_t* bw) override {
+    const std::string key = where(l.id1, l.link_type, l.id2);
+    txn([&] {
+      auto r = c_.rows("SELECT visibility FROM " + link_ + key + " FOR UPDATE");
+      bool delta = r.empty() || r[0][0] != "1";
+      std::string q;
+      if (!r.empty()) {
+        q = "UPDATE " + link_ + " SET visibility=1, time=" + std::to_string(l.time) + ", version=version+1, data=";
+        c_.quote(&q, l.data);
+        q += key;
+      } else {
+        q = "INSERT INTO " + link_ + " (id1, id2, link_type, visibility, data, time, version) VALUES (" +
+            std::to_string(l.id1) + "," + std::to_string(l.id2) + "," + std::to_string(l.link_type) + ",1,";
+        c_.quote(&q, l.data);
+        q += "," + std::to_string(l.time) + ",0)";
+      }
+      if (unsigned e = c_.try_exec(q)) return e;
+      if (delta) {
+        std::string cq = "INSERT INTO " + count_ + " (id, link_type, count, time, version) VALUES (" +
+                         std::to_string(l.id1) + "," + std::to_string(l.link_type) + ",1," + std::to_string(l.time) +
+                         ",0) ON DUPLICATE KEY UPDATE count=count+1, time=VALUES(time), version=version+1";
+        if (unsigned e = c_.try_exec(cq)) return e;
+      }
+      return 0u;
+    });
+    (void)br;
+    *bw += l.data.size();
+  }
+
+  bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time, uint64_t*, uint64_t* bw) override {
+    bool done = false;
+    txn([&] {
+      done = false;
+      auto r = c_.rows("SELECT visibility FROM " + link_ + where(id1, lt, id2) + " FOR UPDATE");
+      if (r.empty() || r[0][0] != "1") return 0u;
+      if (unsigned e = c_.try_exec("UPDATE " + link_ + " SET visibility=0" + where(id1, lt, id2))) return e;
+      if (unsigned e = c_.try_exec("UPDATE " + count_ + " SET count=IF(count>0, count-1, 0), time=" +
+                                   std::to_string(time) + ", version=version+1 WHERE id=" + std::to_string(id1) +
+                                   " AND link_type=" + std::to_string(lt)))
+        return e;
+      done = true;
+      return 0u;
+    });
+    if (done) *bw += 1;
+    return done;
+  }
+
+  bool count_link(int64_t id1, int64_t lt, int64_t* count, uint64_t* br) override {
+    auto r = c_.rows("SELECT count FROM " + count_ + " WHERE id=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt));
+    if (r.empty()) return false;
+    *count = std::stoll(r[0][0]);
+    if (br) *br += 8;
+    return true;
+  }
+  bool get_link(int64_t id1, int64_t lt, int64_t id2, int64_t* vis, std::string* data, uint64_t* br) override {
+    auto r = c_.rows("SELECT visibility, data FROM " + link_ + where(id1, lt, id2));
+    if (r.empty()) return false;
+    if (vis) *vis = std::stoll(r[0][0]);
+    if (data) *data = r[0][1];
+    if (br) *br += r[0][1].size();
+    return true;
+  }
+  size_t get_links_list(int64_t id1, int64_t lt, size_t limit, uint64_t* br) override {
+    auto r = c_.rows("SELECT id1, id2, link_type, visibility, data, time, version FROM " + link_ +
+                     " WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) +
+                     " AND visibility=1 ORDER BY time DESC LIMIT " + std::to_string(limit));
+    if (br)
+      for (auto& row : r)
+        for (auto& f : row) *br += f.size();
+    return r.size();
+  }
+
+ private:
+  static std::string where(int64_t id1, int64_t lt, int64_t id2) {
+    return " WHERE link_type=" + std::to_string(lt) + " AND id1=" + std::to_string(id1) + " AND id2=" + std::to_string(id2);
+  }
+  // BEGIN; body; COMMIT — retried on deadlock (1213) or lock wait timeout (1205), up to 20 times.
+  template <class F>
+  void txn(F body) {
+    for (int attempt = 0;; ++attempt) {
+      c_.exec("BEGIN");
+      unsigned e = 0;
+      try {
+        e = body();
+        if (!e) e = c_.try_exec("COMMIT");
+      } catch (...) {
+        c_.try_exec("ROLLBACK");
+        throw;
+      }
+      if (!e) return;
+      c_.try_exec("ROLLBACK");
+      if ((e != 1213 && e != 1205) || attempt >= 20) throw c_.err("linkbench transaction (error " + std::to_string(e) + ")");
+    }
+  }
+  MyConn c_;
+  std::string node_, link_, count_;
+};
+
+class SqlLinkbenchStore final : public LinkbenchStore {
+ public:
+  SqlLinkbenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
+  void create(const std::string& prefix) override {
+    prefix_ = prefix;
+    MyConn c(ci_);
+    for (const char* t : {"node", "link", "count"}) c.exec("DROP TABLE IF EXISTS " + prefix + t);
+    c.exec("CREATE TABLE " + prefix + "link (id1 BIGINT NOT NULL, id2 BIGINT NOT NULL, link_type BIGINT NOT NULL, "
+           "visibility TINYINT NOT NULL, data VARBINARY(255) NOT NULL, time BIGINT NOT NULL, version INT NOT NULL, "
+           "PRIMARY KEY (link_type, id1, id2), KEY id1_type (id1, link_type, visibility, time, id2, version, data)) "
+           "ENGINE=" + engine_);
+    c.exec("CREATE TABLE " + prefix + "count (id BIGINT NOT NULL, link_type BIGINT NOT NULL, count INT NOT NULL, "
+           "time BIGINT NOT NULL, version BIGINT NOT NULL, PRIMARY KEY (id, link_type)) ENGINE=" + engine_);
+    c.exec("CREATE TABLE " + prefix + "node (id BIGINT NOT NULL AUTO_INCREMENT, type INT NOT NULL, version BIGINT NOT NULL, "
+           "time BIGINT NOT NULL, data MEDIUMBLOB NOT NULL, PRIMARY KEY (id)) ENGINE=" + engine_);
+  }
+  std::unique_ptr<LinkbenchClient> client() override { return std::make_unique<SqlLinkbenchClient>(ci_, prefix_); }
+
+ private:
+  ConnInfo ci_;
+  std::string engine_, prefix_;
+};
+
 class MariaDBTarget final : public Target {
  public:
   explicit MariaDBTarget(std::string engine) : engine_(std::move(engine)) {}
@@ -384,6 +582,7 @@ class MariaDBTarget final : public Target {
 
   std::unique_ptr<SysbenchStore> sysbench_store() override { return std::make_unique<SqlSysbenchStore>(ci_, engine_); }
   std::unique_ptr<IibenchStore> iibench_store() override { return std::make_unique<SqlIibenchStore>(ci_, engine_); }
+  std::unique_ptr<LinkbenchStore> linkbench_store() override { return std::make_unique<SqlLinkbenchStore>(ci_, engine_); }
 
  private:
   std::string engine_;
@@ -430,7 +629,7 @@ TargetInfo mariadb_info(const std::string& name, const std::string& se, const st
   t.library_version = mysql_get_client_info();
   t.knob_namespace = "mariadb";
   t.knobs = mariadb_knobs();
-  t.workloads = {"sysbench-update", "iibench"};
+  t.workloads = {"sysbench-update", "iibench", "linkbench"};
   t.connection = mariadb_connection();
   t.check_connection = check_mariadb_connection;
   t.make = [se] { return std::unique_ptr<Target>(new MariaDBTarget(se)); };

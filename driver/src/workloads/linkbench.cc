@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "core/rng.h"
+#include "target.h"
 #include "workloads/distributions.h"
 #include "workloads/doc_writer.h"
 #include "workloads/workload.h"
@@ -58,12 +59,7 @@ class LinkBench final : public Workload {
   std::vector<std::string> op_names() const override { return {kOpNames, kOpNames + kNumOps}; }
 
   void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
-    seed_ = seed;
-    threads_ = static_cast<int>(p_int(p, "threads"));
-    maxid1_ = static_cast<uint64_t>(p_int(p, "maxid1"));
-    nids_ = maxid1_ - 1;
-    ltc_ = static_cast<uint64_t>(p_int(p, "link_type_count"));
-    requests_ = static_cast<uint64_t>(p_int(p, "requests"));
+    init(p, seed);
     const std::string pre = p_str(p, "collection_prefix");
     node_ = std::make_unique<Collection>(engine, pre + "node", std::vector<IndexDef>{});
     link_ = std::make_unique<Collection>(
@@ -71,6 +67,28 @@ class LinkBench final : public Workload {
         std::vector<IndexDef>{{"pk", {"link_type", "id1", "id2"}},
                               {"id1_type", {"id1", "link_type", "visibility", "rtime", "id2", "version", "data"}}});
     count_ = std::make_unique<Collection>(engine, pre + "count", std::vector<IndexDef>{{"id_type", {"id", "link_type"}}});
+    if (node_->next_id() != 1 || link_->next_id() != 1)
+      throw std::runtime_error("linkbench: the collections exist already; use a fresh data_dir");
+    load(engine, p);
+  }
+
+  // Server targets: the same generated requests through a LinkbenchStore (target.h).
+  void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
+    init(p, seed);
+    store_ = target.linkbench_store();
+    if (!store_) throw std::runtime_error("linkbench does not run on this target");
+    store_->create(p_str(p, "collection_prefix"));
+    load_server(p);
+    next_node_.store(static_cast<int64_t>(maxid1_));
+  }
+
+  void init(const ParamValues& p, uint64_t seed) {
+    seed_ = seed;
+    threads_ = static_cast<int>(p_int(p, "threads"));
+    maxid1_ = static_cast<uint64_t>(p_int(p, "maxid1"));
+    nids_ = maxid1_ - 1;
+    ltc_ = static_cast<uint64_t>(p_int(p, "link_type_count"));
+    requests_ = static_cast<uint64_t>(p_int(p, "requests"));
     double total = 0;
     for (int o = 1; o < kNumOps; ++o) {
       total += p_dbl(p, kMixParams[o]);
@@ -94,9 +112,6 @@ class LinkBench final : public Workload {
     };
     fill(&link_buf_, 32, 100, 0.225, 0x11B0F);
     fill(&node_buf_, 50, 220, 0.63, 0x20DEB);
-    if (node_->next_id() != 1 || link_->next_id() != 1)
-      throw std::runtime_error("linkbench: the collections exist already; use a fresh data_dir");
-    load(engine, p);
   }
 
   int threads() const override { return threads_; }
@@ -122,7 +137,10 @@ class LinkBench final : public Workload {
     const Zipf node_read(nids_, p_dbl(p, "node_read_shape")), node_update(nids_, p_dbl(p, "node_update_shape"));
     const LogNormal link_size{p_dbl(p, "link_datasize"), 1.0}, node_size{p_dbl(p, "node_datasize"), 1.0};
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
-    auto s = ctx.engine->session();
+    std::unique_ptr<Session> s;
+    std::unique_ptr<LinkbenchClient> cl;  // server targets
+    if (store_) cl = store_->client();
+    else s = ctx.engine->session();
     std::vector<IndexRow> rows;
     std::string data;
     Doc doc;
@@ -184,7 +202,9 @@ class LinkBench final : public Workload {
       uint64_t t0 = rate > 0 ? intended : now_ns();
       uint64_t items = 1, br = 0, bw = 0;
       const int64_t now_ms = unix_now_ms();
-      switch (op) {
+      if (cl) {
+        items = run_server(*cl, op, id1, lt, id2, id2s, data, now_ms, verify, list_limit, &br, &bw);
+      } else switch (op) {
         case kAddNode: {
           std::vector<Doc> one(1);
           uint64_t id = node_->next_id();  // the id the insert will take unless another thread races
@@ -254,7 +274,78 @@ class LinkBench final : public Workload {
     }
   }
 
+  // One request against a server target; returns items (as the KV path counts them).
+  uint64_t run_server(LinkbenchClient& cl, int op, uint64_t id1u, uint64_t ltu, uint64_t id2u,
+                      const std::vector<uint64_t>& id2s, const std::string& data, int64_t now_ms, bool verify,
+                      size_t list_limit, uint64_t* br, uint64_t* bw) {
+    const int64_t id1 = static_cast<int64_t>(id1u), lt = static_cast<int64_t>(ltu), id2 = static_cast<int64_t>(id2u);
+    std::string back;
+    int64_t vis = 0;
+    switch (op) {
+      case kAddNode: {
+        LbNode n;
+        n.id = next_node_.fetch_add(1);
+        n.version = 1;
+        n.time = now_ms;
+        n.data = data;
+        cl.add_node(n, bw);
+        if (verify) check(cl.get_node(n.id, &back, nullptr) && back == data);
+        return 1;
+      }
+      case kUpdateNode: {
+        bool found = cl.update_node(id1, data, now_ms, br, bw);
+        if (verify && found && threads_ == 1) check(cl.get_node(id1, &back, nullptr) && back == data);
+        return found ? 1 : 0;
+      }
+      case kDeleteNode: {
+        bool found = cl.delete_node(id1, br);
+        if (verify) check(!cl.get_node(id1, nullptr, nullptr));
+        return found ? 1 : 0;
+      }
+      case kGetNode: return cl.get_node(id1, &back, br) ? 1 : 0;
+      case kAddLink:
+      case kUpdateLink: {
+        std::lock_guard<std::mutex> g(lock_for(id1u));
+        LbLink l;
+        l.id1 = id1;
+        l.link_type = lt;
+        l.id2 = id2;
+        l.visibility = kVisible;
+        l.data = data;
+        l.time = now_ms;
+        cl.add_link(l, br, bw);
+        if (verify && threads_ == 1) check(cl.get_link(id1, lt, id2, &vis, &back, nullptr) && vis == kVisible && back == data);
+        return 1;
+      }
+      case kDeleteLink: {
+        std::lock_guard<std::mutex> g(lock_for(id1u));
+        bool done = cl.delete_link(id1, lt, id2, now_ms, br, bw);
+        if (verify && threads_ == 1) check(!(cl.get_link(id1, lt, id2, &vis, nullptr, nullptr) && vis == kVisible));
+        return done ? 1 : 0;
+      }
+      case kCountLink: {
+        int64_t c = 0;
+        bool found = cl.count_link(id1, lt, &c, br);
+        h_count_ += static_cast<uint64_t>(c);
+        return found ? 1 : 0;
+      }
+      case kMultigetLink: {
+        uint64_t n = 0;
+        for (uint64_t x : id2s)
+          if (cl.get_link(id1, lt, static_cast<int64_t>(x), &vis, nullptr, br)) ++n;
+        return n;
+      }
+      case kGetLinksList: return cl.get_links_list(id1, lt, list_limit, br);
+    }
+    return 0;
+  }
+
   json summary_extra() const override {
+    if (store_)
+      return {{"load", {{"nodes", loaded_nodes_}, {"links", loaded_links_}, {"counts", loaded_counts_},
+                        {"links_per_node", loaded_nodes_ ? static_cast<double>(loaded_links_) / loaded_nodes_ : 0.0},
+                        {"seconds", load_seconds_}}},
+              {"verify", {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}}}};
     if (!node_) return json::object();
     return {{"logical_bytes_stored", node_->live_bytes() + link_->live_bytes() + count_->live_bytes()},
             {"logical_index_key_bytes", link_->index_key_bytes() + count_->index_key_bytes()},
@@ -466,6 +557,92 @@ class LinkBench final : public Workload {
     load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
   }
 
+  // load() for server targets: the same rows, drawn the same way, through a LinkbenchClient.
+  void load_server(const ParamValues& p) {
+    const uint64_t t0 = now_ns();
+    const uint64_t chunk = static_cast<uint64_t>(p_int(p, "load_batch"));
+    const int loaders = static_cast<int>(p_int(p, "loaders"));
+    const int64_t now_ms = unix_now_ms();
+    const LogNormal link_size{p_dbl(p, "link_datasize"), 1.0}, node_size{p_dbl(p, "node_datasize"), 1.0};
+    {
+      auto cl = store_->client();
+      Rng r(seed_, 0x10AD0);
+      std::vector<LbNode> nodes;
+      for (uint64_t id = 1; id < maxid1_;) {
+        uint64_t n = std::min(chunk, maxid1_ - id);
+        nodes.resize(n);
+        for (uint64_t i = 0; i < n; ++i, ++id) {
+          size_t len = std::min<size_t>(1 << 20, static_cast<size_t>(std::llround(node_size.sample(r))));
+          nodes[i].id = static_cast<int64_t>(id);
+          nodes[i].version = 0;
+          nodes[i].time = now_ms;
+          nodes[i].data.assign(node_buf_.data() + r.uniform(kBuf - len + 1), len);
+        }
+        cl->load_nodes(nodes);
+      }
+      loaded_nodes_ = maxid1_ - 1;
+    }
+    std::atomic<uint64_t> links{0}, counts{0};
+    std::vector<std::string> errors(loaders);
+    std::vector<std::thread> th;
+    for (int l = 0; l < loaders; ++l)
+      th.emplace_back([&, l] {
+        try {
+          auto cl = store_->client();
+          Rng r(seed_, 0x11AD0000ULL + static_cast<uint64_t>(l));
+          std::vector<LbLink> ld;
+          std::vector<LbCount> cd;
+          std::vector<uint64_t> per_type(ltc_);
+          for (uint64_t lo = 1 + static_cast<uint64_t>(l) * chunk; lo < maxid1_; lo += chunk * loaders) {
+            uint64_t hi = std::min(maxid1_, lo + chunk);
+            ld.clear();
+            cd.clear();
+            for (uint64_t id1 = lo; id1 < hi; ++id1) {
+              uint64_t od = outdeg(id1);
+              std::fill(per_type.begin(), per_type.end(), 0);
+              for (uint64_t j = 0; j < od; ++j) {
+                size_t len = std::min(kLinkDataMax, static_cast<size_t>(std::llround(link_size.sample(r))));
+                LbLink k;
+                k.id1 = static_cast<int64_t>(id1);
+                k.link_type = static_cast<int64_t>(j % ltc_);
+                k.id2 = static_cast<int64_t>(linked_id2(id1, j));
+                k.visibility = kVisible;
+                k.data.assign(link_buf_.data() + r.uniform(kBuf - len + 1), len);
+                k.time = now_ms - static_cast<int64_t>(j);
+                ld.push_back(std::move(k));
+                ++per_type[j % ltc_];
+              }
+              for (uint64_t lt = 0; lt < ltc_; ++lt)
+                if (per_type[lt]) {
+                  LbCount c;
+                  c.id = static_cast<int64_t>(id1);
+                  c.link_type = static_cast<int64_t>(lt);
+                  c.count = static_cast<int64_t>(per_type[lt]);
+                  c.time = now_ms;
+                  cd.push_back(c);
+                }
+            }
+            for (size_t i = 0; i < ld.size(); i += chunk)
+              cl->load_links(std::vector<LbLink>(ld.begin() + i, ld.begin() + std::min(ld.size(), i + chunk)));
+            for (size_t i = 0; i < cd.size(); i += chunk)
+              cl->load_counts(std::vector<LbCount>(cd.begin() + i, cd.begin() + std::min(cd.size(), i + chunk)));
+            links += ld.size();
+            counts += cd.size();
+          }
+        } catch (const std::exception& e) {
+          errors[l] = e.what();
+        }
+      });
+    for (auto& t : th) t.join();
+    for (auto& e : errors)
+      if (!e.empty()) throw std::runtime_error("linkbench load: " + e);
+    loaded_links_ = links.load();
+    loaded_counts_ = counts.load();
+    load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
+  }
+
+  std::unique_ptr<LinkbenchStore> store_;
+  std::atomic<int64_t> next_node_{0};
   uint64_t seed_ = 1, maxid1_ = 2, nids_ = 1, ltc_ = 2, requests_ = 0;
   int threads_ = 1;
   double cum_[kNumOps] = {};
