@@ -25,6 +25,8 @@ def code(text, tags=()):
 
 def save(name, cells):
     nb = nbf.v4.new_notebook()
+    for i, cell in enumerate(cells):  # stable ids: regenerating a notebook changes only what changed
+        cell["id"] = f"{Path(name).stem}-{i}"
     nb.cells = cells
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
