@@ -16,6 +16,7 @@ flush_log_at_trx_commit=2 (so the client, not fsync, is what is compared), binlo
 import argparse
 import json
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,18 +29,26 @@ from engbench.servers.mariadb import MariaDB
 SB_TEST = {"non-index": "oltp_update_non_index", "index": "oltp_update_index"}
 
 
+def child_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
 def sysbench(db, test, args, action):
     argv = ["sysbench", test, f"--mysql-socket={db.socket}", "--mysql-user=root", "--mysql-db=sbtest",
             "--db-driver=mysql", f"--tables=1", f"--table-size={args.table_size}", "--rand-type=uniform",
             f"--mysql-storage-engine={'rocksdb' if args.engine == 'myrocks' else 'innodb'}"]
     if action == "run":
         argv += [f"--threads={args.clients}", f"--time={args.seconds}", "--report-interval=0"]
+    c0 = child_cpu()
     out = subprocess.run(argv + [action], capture_output=True, text=True)
+    sysbench.cpu = child_cpu() - c0
     if out.returncode != 0:
         raise RuntimeError(f"sysbench {action} failed: {out.stderr}\n{out.stdout}")
     if action != "run":
         return None
     m = re.search(r"transactions:\s+(\d+)\s+\(([\d.]+) per sec", out.stdout)
+    sysbench.events = int(m.group(1))
     return float(m.group(2))
 
 
@@ -55,7 +64,8 @@ def engbench(db, mode, args, tmp: Path):
     if out.returncode != 0:
         raise RuntimeError(f"engbench-driver failed: {s.get('error')}\n{out.stderr[-2000:]}")
     step = s["steps"][0]
-    return step["requests"] / step["seconds"], s["driver_process"]
+    # client CPU per update over the whole process (the load included: an upper bound)
+    return step["requests"] / step["seconds"], s["driver_process"], step["requests"]
 
 
 def main():
@@ -76,24 +86,28 @@ def main():
             cur.execute("CREATE DATABASE sbtest")
         sysbench(db, "oltp_update_non_index", args, "prepare")
         for mode in args.modes.split(","):
-            sb, eb, cpu = [], [], []
+            sb, eb, cpu, sb_cpu = [], [], [], []
             for rep in range(args.reps):
                 order = ["sysbench", "engbench"] if rep % 2 == 0 else ["engbench", "sysbench"]
                 for who in order:
                     if who == "sysbench":
                         sb.append(sysbench(db, SB_TEST[mode], args, "run"))
+                        sb_cpu.append(sysbench.cpu / sysbench.events * 1e6)
                     else:
-                        tps, proc = engbench(db, mode, args, Path(tmp))
+                        tps, proc, n = engbench(db, mode, args, Path(tmp))
                         eb.append(tps)
-                        cpu.append(proc["cpu_user_s"] + proc["cpu_sys_s"])
+                        cpu.append((proc["cpu_user_s"] + proc["cpu_sys_s"]) / n * 1e6)
                     print(f"  {mode:<9} rep {rep} {who:<8} {(sb if who == 'sysbench' else eb)[-1]:>9.0f} tps",
                           file=sys.stderr)
-            rows.append((mode, statistics.median(sb), statistics.median(eb), statistics.median(cpu)))
+            rows.append((mode, statistics.median(sb), statistics.median(eb), statistics.median(sb_cpu),
+                         statistics.median(cpu)))
     print(f"\nMariaDB {args.engine}, table_size {args.table_size}, {args.clients} clients, {args.seconds:g} s per run, "
           f"{args.reps} interleaved reps each (medians)")
-    print(f"{'mode':<10} {'sysbench tps':>13} {'engbench tps':>13} {'engbench/sysbench':>18} {'driver cpu s':>13}")
-    for mode, s, e, c in rows:
-        print(f"{mode:<10} {s:>13.0f} {e:>13.0f} {e / s:>18.2f} {c:>13.2f}")
+    print("client cpu = user+sys CPU of the client process per update, in us (engbench's includes its load phase)")
+    print(f"{'mode':<10} {'sysbench tps':>13} {'engbench tps':>13} {'engbench/sysbench':>18} "
+          f"{'sysbench cpu':>13} {'engbench cpu':>13}")
+    for mode, s, e, sc, c in rows:
+        print(f"{mode:<10} {s:>13.0f} {e:>13.0f} {e / s:>18.2f} {sc:>13.1f} {c:>13.1f}")
 
 
 if __name__ == "__main__":
