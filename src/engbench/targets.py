@@ -76,6 +76,11 @@ class TargetSession:
         if self.kind == "mariadb" and not self.private and self.server_settings:
             raise TargetError(f"{', '.join('mariadb.' + k for k in self.server_settings)}: server settings apply "
                               "to a private server engbench starts, not to an existing one (mariadb.host/port/socket)")
+        if self.private:
+            from .servers import mariadb as _mariadb
+            why = _mariadb.available()
+            if why:
+                raise TargetError(f"{self.engine}: cannot start a private MariaDB: {why}")
         self.uri = None
         if self.kind == "mongodb":
             self.uri = str(self.conn.get("uri") or os.environ.get(ENV_MONGO_URI) or "")
