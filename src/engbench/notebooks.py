@@ -8,6 +8,7 @@ fails, its runs are sealed all the same, with the notebook as far as it got."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -17,6 +18,7 @@ import papermill
 import yaml
 
 from . import paths, rundir
+from .servers.redact import redact
 from .runs import SEAL_LATER_ENV
 
 NOTEBOOKS = paths.REPO / "notebooks"
@@ -46,6 +48,8 @@ def execute(notebook: Path, params_file: Path | None = None, overrides: dict | N
             else:
                 os.environ[SEAL_LATER_ENV] = old
             run_dirs = [Path(line) for line in listing.read_text().splitlines() if line.strip()]
+            if executed.exists():  # papermill records the parameters: secrets must not reach the runs
+                executed.write_text(json.dumps(redact(json.loads(executed.read_text())), indent=1) + "\n")
             for run_dir in run_dirs:
                 if executed.exists():
                     shutil.copyfile(executed, run_dir / "notebook.ipynb")

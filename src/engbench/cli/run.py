@@ -36,6 +36,12 @@ def run(args) -> int:
     except driver.DriverMissing as exc:
         print(f"engbench run: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("engbench run: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the run directory, if any, is finalized as failed
+        print(f"engbench run: failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
     if result.error:
         print(f"engbench run: {result.status}: {result.error}", file=sys.stderr)
     print(f"status: {result.status}", file=sys.stderr)

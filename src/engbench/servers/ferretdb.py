@@ -25,6 +25,7 @@ from pathlib import Path
 from . import ports
 from ._proc import ServerError, collect_files, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
 from .redact import redact
+from ..children import die_with_parent
 
 VERSION = "1.24.2"
 MAX_BATCH = 40  # operations per write command that FerretDB v1.24.2 handles without hanging
@@ -111,7 +112,8 @@ class FerretDB:
             out.write(f"--- engbench: starting FerretDB on 127.0.0.1:{port} at {utc_iso()} ---\n".encode())
             out.flush()
             self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
+                                         stdin=subprocess.DEVNULL, start_new_session=True,
+                                         preexec_fn=die_with_parent)
         register(self)
         self.stopped_how = None
         ok = wait_until(self._pings, self.start_timeout, 0.1, abort=lambda: self.proc.poll() is not None)

@@ -56,6 +56,7 @@ import pymysql
 from . import ports
 from ._proc import ServerError, collect_files, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
 from .redact import redact
+from ..children import die_with_parent
 
 ENGINES = ("innodb", "myrocks")
 ENV_PASSWORD = "ENGBENCH_MYSQL_PASSWORD"
@@ -300,7 +301,8 @@ class MariaDB(_Stats):
                      f"--user={self.user}", *self.options]
         with open(self.stdout_log, "ab") as out:
             self.proc = subprocess.Popen(self.argv, stdout=out, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
+                                         stdin=subprocess.DEVNULL, start_new_session=True,
+                                         preexec_fn=die_with_parent)
         register(self)
         self.stopped_how = None
         self._write_info()
