@@ -72,5 +72,11 @@ const std::vector<EngineInfo>& engine_registry();
 struct EngineError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// The engine rolled the transaction back on its own (a write conflict, or WiredTiger's eviction
+// under cache pressure: WT_ROLLBACK). Nothing of it was applied; the caller may retry it, as
+// MongoDB retries a WriteConflict.
+struct EngineConflict : EngineError {
+  using EngineError::EngineError;
+};
 
 }  // namespace eb

@@ -1,5 +1,8 @@
 #include "core/collection.h"
 
+#include <chrono>
+#include <thread>
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -153,9 +156,27 @@ std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) 
   return keys;
 }
 
+template <class F>
+auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
+  constexpr int kMaxAttempts = 100;
+  for (int attempt = 1;; ++attempt) {
+    try {
+      return body();
+    } catch (const EngineConflict&) {
+      if (attempt >= kMaxAttempts) throw;
+      conflict_retries_.fetch_add(1, std::memory_order_relaxed);
+      std::this_thread::sleep_for(std::chrono::microseconds(std::min(50000, 100 * attempt * attempt)));
+    }
+  }
+}
+
 uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids) {
   if (docs.empty()) return 0;
-  uint64_t first = next_id_.fetch_add(docs.size(), std::memory_order_relaxed);
+  // Ids are taken once: a retried batch writes the same documents under the same ids.
+  const uint64_t first = next_id_.fetch_add(docs.size(), std::memory_order_relaxed);
+  const size_t ids_before = ids ? ids->size() : 0;
+  return retry_conflicts([&] {
+  if (ids) ids->resize(ids_before);
   uint64_t bytes = 0, key_bytes = 0;
   s.begin();
   try {
@@ -186,6 +207,7 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
   live_bytes_.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
   index_key_bytes_.fetch_add(static_cast<int64_t>(key_bytes), std::memory_order_relaxed);
   return bytes;
+  });
 }
 
 bool Collection::get(Session& s, uint64_t id, Doc* out) {
@@ -196,6 +218,7 @@ bool Collection::update(Session& s, uint64_t id, const std::function<Doc(const D
                         uint64_t* bytes_read, uint64_t* bytes_written) {
   std::lock_guard<std::mutex> g(lock_for(id));
   std::string rk = record_key(id);
+  return retry_conflicts([&] {
   s.begin();
   try {
     Doc old;
@@ -227,11 +250,13 @@ bool Collection::update(Session& s, uint64_t id, const std::function<Doc(const D
     try { s.rollback(); } catch (...) {}
     throw;
   }
+  });
 }
 
 bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
   std::lock_guard<std::mutex> g(lock_for(id));
   std::string rk = record_key(id);
+  return retry_conflicts([&] {
   s.begin();
   try {
     Doc old;
@@ -257,6 +282,7 @@ bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
     try { s.rollback(); } catch (...) {}
     throw;
   }
+  });
 }
 
 size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>& start, size_t limit,

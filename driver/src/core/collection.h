@@ -87,6 +87,8 @@ class Collection {
   uint64_t count_index(Session& s, int index);  // rows of one index table (a scan)
 
   uint64_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
+  // Transactions the engine rolled back (EngineConflict) and this layer retried.
+  uint64_t conflict_retries() const { return conflict_retries_.load(std::memory_order_relaxed); }
   uint64_t index_key_bytes() const { return index_key_bytes_.load(std::memory_order_relaxed); }
   uint64_t next_id() const { return next_id_.load(std::memory_order_relaxed); }
 
@@ -104,6 +106,11 @@ class Collection {
   std::vector<std::vector<int>> index_fields_;   // per index: positions in fields_
   std::atomic<uint64_t> next_id_{1};
   std::atomic<int64_t> live_bytes_{0}, index_key_bytes_{0};
+  std::atomic<uint64_t> conflict_retries_{0};
+  // Runs `body` (one whole transaction: begin … commit, rolling back on error) again when the
+  // engine rolled it back on its own, with a short growing pause; other errors pass through.
+  template <class F>
+  auto retry_conflicts(F&& body) -> decltype(body());
   std::array<std::mutex, 64> stripes_;
 };
 

@@ -37,6 +37,7 @@ std::string wt_err(const char* call, int ret) {
   return std::string("wiredtiger: ") + call + ": " + wiredtiger_strerror(ret);
 }
 void check(int ret, const char* call) {
+  if (ret == WT_ROLLBACK) throw EngineConflict(wt_err(call, ret));
   if (ret != 0) throw EngineError(wt_err(call, ret));
 }
 
