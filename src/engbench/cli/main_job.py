@@ -8,7 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .. import experiments, notebooks, paths
+from .. import experiments, notebooks, paths, rundir
 
 DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / "iibench_main.yaml"
 
@@ -27,12 +27,19 @@ def run(args) -> int:
     run_dirs, error = notebooks.execute(notebooks.NOTEBOOKS / "iibench.ipynb", args.params,
                                         {"engines": engines})
     print("run directories:")
+    statuses = {}
     for d in run_dirs:
-        print(f"  {d}")
+        statuses[d] = rundir.read_manifest(d).get("status")
+        print(f"  {d}  ({statuses[d]})")
     if error is not None:
         print(f"engbench main: the notebook failed: {error}", file=sys.stderr)
         return 1
-    return _process_and_report(run_dirs)
+    rc = _process_and_report(run_dirs)
+    bad = [d for d, st in statuses.items() if st != "ok"]
+    for d in bad:  # said last, so it is not lost above the paper's path
+        print(f"engbench main: {Path(d).name} ended {statuses[d]}: "
+              f"{(rundir.read_manifest(d).get('error') or '').splitlines()[0]}", file=sys.stderr)
+    return rc or (1 if bad else 0)
 
 
 def _process_and_report(run_dirs) -> int:
