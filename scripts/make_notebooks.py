@@ -1,32 +1,11 @@
 """Writes the source notebooks that belong to the run side (kept output-free). Run it after
 editing the cell texts below; the notebooks are committed, this script is how they are made."""
 
+import sys
 from pathlib import Path
 
-import nbformat as nbf
-
-HERE = Path(__file__).resolve().parents[1] / "notebooks"
-
-
-def md(text):
-    return nbf.v4.new_markdown_cell(text.strip())
-
-
-def code(text, tags=()):
-    cell = nbf.v4.new_code_cell(text.strip())
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
-
-
-def save(name, cells):
-    nb = nbf.v4.new_notebook()
-    for i, cell in enumerate(cells):  # stable ids: regenerating a notebook changes only what changed
-        cell["id"] = f"{Path(name).stem}-{i}"
-    nb.cells = cells
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nbf.write(nb, HERE / name)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbcells import code, md, save  # noqa: E402
 
 
 save("iibench.ipynb", [

@@ -5,32 +5,11 @@ scripts/make_notebooks.py). The `parameters` cells hold tiny literal defaults so
 `pytest --nbval-lax notebooks` runs each in seconds; experiment sizes live in
 notebooks/params/<workload>_*.yaml and are passed by papermill."""
 
+import sys
 from pathlib import Path
 
-import nbformat as nbf
-
-HERE = Path(__file__).resolve().parents[1] / "notebooks"
-
-
-def md(text):
-    return nbf.v4.new_markdown_cell(text.strip())
-
-
-def code(text, tags=()):
-    cell = nbf.v4.new_code_cell(text.strip())
-    if tags:
-        cell.metadata["tags"] = list(tags)
-    return cell
-
-
-def save(name, cells):
-    nb = nbf.v4.new_notebook()
-    for i, cell in enumerate(cells):  # stable ids: regenerating a notebook changes only what changed
-        cell["id"] = f"{Path(name).stem}-{i}"
-    nb.cells = cells
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nb.metadata["language_info"] = {"name": "python"}
-    nbf.write(nb, HERE / name)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbcells import code, md, save  # noqa: E402
 
 
 RUN = """

@@ -43,6 +43,21 @@ def wait_for(pred, timeout=30.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+LONG = ["--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress"]
+
+
+def start_long_run(scratch, engine="rocksdb", seconds=60, until_progress=True):
+    """Start a long `engbench run` and wait for its run directory (and the driver's first progress
+    line): the moment to interrupt it."""
+    proc = start_engbench("run", "iibench", "--engine", engine, "--set", f"max_seconds={seconds}", *LONG)
+    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if (p / "manifest.json").exists()), None)
+                       if (scratch / "raw").exists() else None, what="run directory")
+    if until_progress:
+        wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
+                 and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    return proc, run_dir
+
+
 def assert_nothing_left(manifest, run_dir):
     pids = [c.get("pid") for c in manifest["capture"].values() if isinstance(c, dict) and c.get("pid")]
     assert pids, "the manifest records the capture pids"
@@ -127,12 +142,7 @@ def test_checksums_catch_changes(tmp_path):
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupt_keeps_partial_captures_and_leaves_no_process(scratch, sig):
-    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
-                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
-    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
-                       if (scratch / "raw").exists() else None, what="run directory")
-    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
-             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    proc, run_dir = start_long_run(scratch)
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -146,8 +156,7 @@ def test_interrupt_keeps_partial_captures_and_leaves_no_process(scratch, sig):
 
 
 def test_driver_killed_is_a_failed_run_with_its_stderr(scratch):
-    proc = start_engbench("run", "iibench", "--engine", "sqlite", "--set", "max_seconds=60",
-                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
+    proc, _ = start_long_run(scratch, "sqlite", until_progress=False)
     me = psutil.Process(proc.pid)
     def running_driver():  # not the short-lived `engbench-driver validate`/`describe` children
         for c in me.children(recursive=True):
@@ -226,10 +235,7 @@ def test_the_experiment_file_names_the_run(scratch):
 
 
 def test_a_signal_before_the_workload_starts_is_not_lost(scratch):
-    proc = start_engbench("run", "iibench", "--engine", "sqlite", "--set", "max_seconds=30",
-                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
-    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if (p / "manifest.json").exists()), None)
-                       if (scratch / "raw").exists() else None, what="run directory")
+    proc, run_dir = start_long_run(scratch, "sqlite", 30, until_progress=False)
     proc.send_signal(signal.SIGINT)  # while engbench waits for the captures' first report
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -240,12 +246,7 @@ def test_a_signal_before_the_workload_starts_is_not_lost(scratch):
 
 
 def test_a_second_signal_kills_the_driver_and_the_run_is_still_interrupted(scratch):
-    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
-                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
-    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
-                       if (scratch / "raw").exists() else None, what="run directory")
-    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
-             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    proc, run_dir = start_long_run(scratch)
     proc.send_signal(signal.SIGINT)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
@@ -257,12 +258,7 @@ def test_a_second_signal_kills_the_driver_and_the_run_is_still_interrupted(scrat
 
 
 def test_engbench_killed_outright_takes_its_children_along(scratch):
-    proc = start_engbench("run", "iibench", "--engine", "rocksdb", "--set", "max_seconds=60",
-                          "--set", "max_rows=100000000", "--set", "length_char_fields=50", "--no-progress")
-    run_dir = wait_for(lambda: next((p for p in (scratch / "raw").glob("*") if p.is_dir()), None)
-                       if (scratch / "raw").exists() else None, what="run directory")
-    wait_for(lambda: (run_dir / "driver" / "stdout.jsonl").exists()
-             and "progress" in (run_dir / "driver" / "stdout.jsonl").read_text(), what="driver progress")
+    proc, run_dir = start_long_run(scratch)
     children = psutil.Process(proc.pid).children(recursive=True)
     assert {c.name() for c in children} >= {"iostat", "vmstat", "engbench-driver"}
     proc.kill()
