@@ -363,3 +363,25 @@ TEST(IIBenchQueries, RunWithFewerIndexesAndEndWithTheLoad) {
   EXPECT_LT(r.summary["client"]["seconds"].get<double>(), 2.0) << "the run waited for the query thread's next slot";
 }
 }  // namespace
+
+namespace {
+// The load's wall window is in the summary, so engbench can compute its OS costs from the
+// captures (the LinkBench load table of seed 000: ips, wKB/i, Mcpu/i).
+TEST(LoadWindow, LinkbenchAndSysbenchReportWhenTheirLoadRan) {
+  for (const char* workload : {"linkbench", "sysbench-update"}) {
+    ebtest::TempDir d;
+    eb::json c = base_config(workload, "rocksdb", d.path);
+    if (std::string(workload) == "linkbench")
+      c["params"] = {{"maxid1", 2001}, {"max_seconds", 0.2}};
+    else
+      c["params"] = {{"table_size", 2000}, {"clients", eb::json::array({1})}, {"seconds_per_step", 0.2}};
+    RunOut r = run(c);
+    ASSERT_EQ(r.rc, 0) << workload << " " << r.summary.dump();
+    const eb::json& load = r.summary["load"];
+    double start = load["start_unix_s"].get<double>(), end = load["end_unix_s"].get<double>();
+    EXPECT_GT(start, 1.6e9) << workload;
+    EXPECT_NEAR(end - start, load["seconds"].get<double>(), 1e-6) << workload;
+    EXPECT_LE(end, r.summary["client"]["start_unix_s"].get<double>() + 0.01) << "the load precedes the client window";
+  }
+}
+}  // namespace
