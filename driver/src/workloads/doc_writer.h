@@ -24,6 +24,19 @@ class DocWriter {
   explicit DocWriter(std::string* out) : b_(out) { b_->assign(4, '\0'); }
   void i32(const char* name, int32_t v) { head(0x10, name); raw(&v, 4); }
   void i64(const char* name, int64_t v) { head(0x12, name); raw(&v, 8); }
+  void dbl(const char* name, double v) { head(0x01, name); raw(&v, 8); }
+  void oid(const char* name, const uint8_t* twelve) { head(0x07, name); raw(twelve, 12); }
+  // A UTF-8 string made of `a` (n_a bytes) followed by n_fill copies of `fill`; returns where it starts.
+  const char* utf8_two_parts(const std::string& name, const char* a, size_t n_a, char fill, size_t n_fill) {
+    head(0x02, name.c_str());
+    int32_t len = static_cast<int32_t>(n_a + n_fill + 1);
+    raw(&len, 4);
+    size_t at = b_->size();
+    b_->append(a, n_a);
+    b_->append(n_fill, fill);
+    b_->push_back('\0');
+    return b_->data() + at;
+  }
   void utf8(const char* name, const char* s, size_t n) {
     head(0x02, name);
     int32_t len = static_cast<int32_t>(n + 1);

@@ -11,6 +11,7 @@
 #include "core/collection.h"
 #include "core/rng.h"
 #include "target.h"
+#include "workloads/doc_writer.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -18,46 +19,12 @@ namespace {
 
 constexpr size_t kCharBuffer = 4u << 20;  // 4 MiB of random lowercase letters
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "BsonWriter writes native little-endian ints");
-
-// Writes one BSON document straight into a reused string (the generator's hot path; libbson's
-// bson_t would grow, copy and then be copied again into the batch).
-class BsonWriter {
- public:
-  explicit BsonWriter(std::string* out) : b_(out) { b_->assign(4, '\0'); }
-  void i32(const char* name, int32_t v) { head(0x10, name); raw(&v, 4); }
-  void i64(const char* name, int64_t v) { head(0x12, name); raw(&v, 8); }
-  void dbl(const char* name, double v) { head(0x01, name); raw(&v, 8); }
-  void oid(const char* name, const uint8_t* twelve) { head(0x07, name); raw(twelve, 12); }
-  // A UTF-8 string made of `a` (n_a bytes) followed by n_fill copies of `fill`; returns where it starts.
-  const char* utf8_two_parts(const std::string& name, const char* a, size_t n_a, char fill, size_t n_fill) {
-    head(0x02, name.c_str());
-    int32_t len = static_cast<int32_t>(n_a + n_fill + 1);
-    raw(&len, 4);
-    size_t at = b_->size();
-    b_->append(a, n_a);
-    b_->append(n_fill, fill);
-    b_->push_back('\0');
-    return b_->data() + at;
-  }
-  void finish() {
-    b_->push_back('\0');
-    int32_t len = static_cast<int32_t>(b_->size());
-    std::memcpy(&(*b_)[0], &len, 4);
-  }
-
- private:
-  void head(char type, const char* name) {
-    b_->push_back(type);
-    b_->append(name, std::strlen(name) + 1);
-  }
-  void raw(const void* p, size_t n) { b_->append(static_cast<const char*>(p), n); }
-  std::string* b_;
-};
-
-int64_t p_int(const ParamValues& p, const char* n) { return p.at(n).get<int64_t>(); }
-double p_dbl(const ParamValues& p, const char* n) { return p.at(n).get<double>(); }
-bool p_bool(const ParamValues& p, const char* n) { return p.at(n).get<bool>(); }
+// BSON written straight into reused strings (the generator's hot path; libbson's bson_t would
+// grow, copy and then be copied again into the batch), and the typed parameter accessors.
+using wl::DocWriter;
+using wl::p_bool;
+using wl::p_dbl;
+using wl::p_int;
 
 // The three secondary indexes of iibench, in order.
 const std::vector<IndexDef>& secondary_indexes() {
@@ -165,7 +132,7 @@ class IIBench final : public Workload {
       const int64_t now_ms = unix_now_ms();
       const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
       for (uint64_t i = 0; i < n; ++i) {
-        BsonWriter w(&docs[i].bytes);
+        DocWriter w(&docs[i].bytes);
         if (with_id) {
           uint8_t oid[12];
           uint32_t c = oid_counter++ & 0xFFFFFF;
