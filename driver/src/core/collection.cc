@@ -217,40 +217,52 @@ bool Collection::get(Session& s, uint64_t id, Doc* out) {
 bool Collection::update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
                         uint64_t* bytes_read, uint64_t* bytes_written) {
   std::lock_guard<std::mutex> g(lock_for(id));
-  std::string rk = record_key(id);
   return retry_conflicts([&] {
-  s.begin();
-  try {
-    Doc old;
-    if (!s.get(record_table_, rk, &old.bytes)) {
-      s.rollback();
-      return false;
-    }
-    Doc now = modify(old);
-    bson_t ob, nb;
-    if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
-    s.put(record_table_, rk, now.bytes);
-    int64_t dkey = 0;
-    if (!indexes_.empty()) {
-      auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
-      for (size_t x = 0; x < indexes_.size(); ++x) {
-        if (ok[x] == nk[x]) continue;
-        s.del(index_tables_[x], ok[x]);
-        s.put(index_tables_[x], nk[x], "");
-        dkey += static_cast<int64_t>(nk[x].size()) - static_cast<int64_t>(ok[x].size());
+    s.begin();
+    try {
+      Change c;
+      if (!apply_update(s, id, modify, &c)) {
+        s.rollback();
+        return false;
       }
+      s.commit();
+      account(c, bytes_read, bytes_written);  // only once committed: a retried attempt counts once
+      return true;
+    } catch (...) {
+      try { s.rollback(); } catch (...) {}
+      throw;
     }
-    s.commit();
-    live_bytes_.fetch_add(static_cast<int64_t>(now.bytes.size()) - static_cast<int64_t>(old.bytes.size()));
-    index_key_bytes_.fetch_add(dkey);
-    if (bytes_read) *bytes_read += old.bytes.size();
-    if (bytes_written) *bytes_written += now.bytes.size();
-    return true;
-  } catch (...) {
-    try { s.rollback(); } catch (...) {}
-    throw;
-  }
   });
+}
+
+bool Collection::apply_update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
+                              Change* c) {
+  std::string rk = record_key(id);
+  Doc old;
+  if (!s.get(record_table_, rk, &old.bytes)) return false;
+  Doc now = modify(old);
+  bson_t ob, nb;
+  if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
+  s.put(record_table_, rk, now.bytes);
+  if (!indexes_.empty()) {
+    auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
+    for (size_t x = 0; x < indexes_.size(); ++x) {
+      if (ok[x] == nk[x]) continue;
+      s.del(index_tables_[x], ok[x]);
+      s.put(index_tables_[x], nk[x], "");
+      c->key_bytes += static_cast<int64_t>(nk[x].size()) - static_cast<int64_t>(ok[x].size());
+    }
+  }
+  c->old_bytes = old.bytes.size();
+  c->new_bytes = now.bytes.size();
+  return true;
+}
+
+void Collection::account(const Change& c, uint64_t* bytes_read, uint64_t* bytes_written) {
+  live_bytes_.fetch_add(static_cast<int64_t>(c.new_bytes) - static_cast<int64_t>(c.old_bytes));
+  index_key_bytes_.fetch_add(c.key_bytes);
+  if (bytes_read) *bytes_read += c.old_bytes;
+  if (bytes_written) *bytes_written += c.new_bytes;
 }
 
 bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
@@ -357,27 +369,9 @@ uint64_t Collection::insert_in_txn(Session& s, const Doc& doc) {
 
 bool Collection::update_in_txn(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
                                uint64_t* bytes_read, uint64_t* bytes_written) {
-  std::string rk = record_key(id);
-  Doc old;
-  if (!s.get(record_table_, rk, &old.bytes)) return false;
-  Doc now = modify(old);
-  bson_t ob, nb;
-  if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
-  s.put(record_table_, rk, now.bytes);
-  int64_t dkey = 0;
-  if (!indexes_.empty()) {
-    auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
-    for (size_t x = 0; x < indexes_.size(); ++x) {
-      if (ok[x] == nk[x]) continue;
-      s.del(index_tables_[x], ok[x]);
-      s.put(index_tables_[x], nk[x], "");
-      dkey += static_cast<int64_t>(nk[x].size()) - static_cast<int64_t>(ok[x].size());
-    }
-  }
-  live_bytes_.fetch_add(static_cast<int64_t>(now.bytes.size()) - static_cast<int64_t>(old.bytes.size()));
-  index_key_bytes_.fetch_add(dkey);
-  if (bytes_read) *bytes_read += old.bytes.size();
-  if (bytes_written) *bytes_written += now.bytes.size();
+  Change c;
+  if (!apply_update(s, id, modify, &c)) return false;
+  account(c, bytes_read, bytes_written);
   return true;
 }
 

@@ -93,6 +93,14 @@ class Collection {
   uint64_t next_id() const { return next_id_.load(std::memory_order_relaxed); }
 
  private:
+  // One update's effect, counted only where the transaction that holds it commits.
+  struct Change {
+    uint64_t old_bytes = 0, new_bytes = 0;
+    int64_t key_bytes = 0;
+  };
+  // The read-modify-write itself, inside the caller's transaction; counts nothing.
+  bool apply_update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify, Change* c);
+  void account(const Change& c, uint64_t* bytes_read, uint64_t* bytes_written);
   std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
   std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
   // All index keys of one document in one pass over its top-level fields.
