@@ -20,12 +20,10 @@ Usage: bench_workloads.py [path/to/engbench-driver] [--scale 10] [--engines a,b]
 Stdlib only; every run gets a fresh temporary directory that is removed afterwards.
 """
 import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
+
+from driver_run import run_summary
 
 REAL = ["wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite"]
 KNOBS = {"wiredtiger": {"wiredtiger.cache_size": "256MB"}, "wiredtiger-lsm": {"wiredtiger.cache_size": "256MB"},
@@ -57,20 +55,7 @@ def workloads(scale):
 
 
 def run_driver(driver, workload, engine, params, seed=1):
-    tmp = tempfile.mkdtemp(prefix="engbench-bench-wl-")
-    try:
-        cfg = {"workload": workload, "engine": engine, "knobs": KNOBS.get(engine, {}), "params": params,
-               "seed": seed, "data_dir": os.path.join(tmp, "data"), "output_dir": os.path.join(tmp, "out")}
-        path = os.path.join(tmp, "config.json")
-        with open(path, "w") as f:
-            json.dump(cfg, f)
-        p = subprocess.run(["nice", driver, "run", path], capture_output=True, text=True)
-        if p.returncode != 0:
-            raise RuntimeError(f"driver {workload}/{engine} exit {p.returncode}: {p.stderr[-2000:]}")
-        with open(os.path.join(tmp, "out", "summary.json")) as f:
-            return json.load(f)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    return run_summary(driver, workload, engine, params, KNOBS.get(engine, {}), seed)
 
 
 def main():

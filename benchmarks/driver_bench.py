@@ -49,27 +49,16 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from driver_run import run_summary
 import time
 
 WTPERF = "/root/.cache/engbench/wiredtiger-11.3.1-b11e1830dd1d/bin/wtperf"
 
 
 def run_driver(driver, workload, engine, params, knobs=None, seed=1):
-    tmp = tempfile.mkdtemp(prefix="engbench-bench-")
-    try:
-        cfg = {"workload": workload, "engine": engine, "knobs": knobs or {}, "params": params,
-               "seed": seed, "data_dir": os.path.join(tmp, "data"), "output_dir": os.path.join(tmp, "out")}
-        path = os.path.join(tmp, "config.json")
-        with open(path, "w") as f:
-            json.dump(cfg, f)
-        p = subprocess.run(["nice", driver, "run", path], capture_output=True, text=True)
-        if p.returncode != 0:
-            raise RuntimeError(f"driver {workload}/{engine} exit {p.returncode}: {p.stderr[-2000:]}")
-        with open(os.path.join(tmp, "out", "summary.json")) as f:
-            s = json.load(f)
-        return s["rates"]["insert"]["items_per_s"], s
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    s = run_summary(driver, workload, engine, params, knobs, seed)
+    return s["rates"]["insert"]["items_per_s"], s
 
 
 def run_db_bench(num, key_size, value_size, batch):
