@@ -23,7 +23,6 @@ The since-boot report: iostat without ``-y`` prints averages since boot as its f
 dropped. The default, False, matches engbench's own capture (``iostat -y``); use
 ``since_boot_from_argv`` when the command line is known. The parser cannot tell by itself."""
 
-import io
 import json
 import re
 from pathlib import Path
@@ -32,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ._lines import Lines, read_rows, same_shape, universal_newlines
+from ._rows import rows_to_frame
 from .errors import ParseError
 from .timefmt import DOT_RE, ISO_RE, SLASH_RE, YMD_RE, looks_like_stamp, parse_stamps
 
@@ -340,34 +340,8 @@ def _read_rows(rows, line_idx, names, source):
     """Device rows → frame; a row with the wrong number of fields or a non-number → ParseError
     naming its line."""
     cols = ["device"] + names
-    try:
-        frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                            dtype={"device": str, **{n: "float64" for n in names}}, engine="c")
-    except ValueError as exc:  # a non-number under a float64 column: find it
-        if not isinstance(exc, pd.errors.ParserError):
-            frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                                dtype=str, engine="c")
-            for name in names:
-                bad = pd.to_numeric(frame[name], errors="coerce").isna() & frame[name].notna()
-                if bad.any():
-                    k = int(bad.to_numpy().argmax())
-                    raise ParseError(source, f"not a number in column {name}: {rows[k][:60]!r}",
-                                     line_idx[k] + 1) from exc
-            raise
-        m = re.search(r"line (\d+)", str(exc))
-        k = int(m.group(1)) - 1 if m else 0
-        raise ParseError(source, f"garbled device row ({len(rows[k].split())} fields, "
-                         f"header has {len(cols)}): {rows[k][:60]!r}", line_idx[k] + 1) from exc
-    if not isinstance(frame.index, pd.RangeIndex):  # every row has more fields than the header
-        raise ParseError(source, f"garbled device row (more fields than the header's {len(cols)}): "
-                         f"{rows[0][:60]!r}", line_idx[0] + 1)
-    for name in names:
-        col = frame[name]
-        if not pd.api.types.is_numeric_dtype(col):
-            bad = pd.to_numeric(col, errors="coerce").isna().to_numpy()
-            k = int(bad.argmax())
-            raise ParseError(source, f"not a number in column {name}: {rows[k][:60]!r}",
-                             line_idx[k] + 1)
+    frame = rows_to_frame(source, rows, line_idx, cols, names, "device",
+                          dtype={"device": str, **{n: "float64" for n in names}})
     nan = frame[names].isna().to_numpy().any(axis=1)
     if nan.any():
         k = int(nan.argmax())

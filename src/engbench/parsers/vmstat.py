@@ -13,7 +13,6 @@ free buff cache inact active) are converted to KiB whatever ``-S`` unit the capt
 The since-boot row: vmstat's first data row is an average since boot unless it was run with
 ``-y``. ``since_boot_included=True`` (the default: engbench's capture has no -y) drops it."""
 
-import io
 import re
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -22,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from ._lines import Lines, read_rows, universal_newlines
+from ._rows import rows_to_frame
 from .errors import ParseError
 from .timefmt import parse_stamps
 
@@ -164,22 +164,8 @@ def _parse_text(text, source, since_boot_included, unit, tz):
     if not rows:
         raise ParseError(source, "no vmstat samples after the header")
     cols = names + (["date", "time"] if has_ts else [])
-    try:
-        frame = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                            engine="c",
-                            dtype={"date": str, "time": str} if has_ts else None)
-    except pd.errors.ParserError as exc:
-        m = re.search(r"line (\d+)", str(exc))
-        k = int(m.group(1)) - 1 if m else 0
-        raise ParseError(source, f"garbled vmstat row ({len(rows[k].split())} fields, header has "
-                         f"{len(cols)}): {rows[k][:60]!r}", idx[k] + 1) from exc
-    if not isinstance(frame.index, pd.RangeIndex):  # every row has more fields than the header
-        raise ParseError(source, f"garbled vmstat row (more fields than the header's {len(cols)}): "
-                         f"{rows[0][:60]!r}", idx[0] + 1)
-    for n in names:
-        if not pd.api.types.is_numeric_dtype(frame[n]):
-            k = int(pd.to_numeric(frame[n], errors="coerce").isna().to_numpy().argmax())
-            raise ParseError(source, f"not a number in column {n}: {rows[k][:60]!r}", idx[k] + 1)
+    frame = rows_to_frame(source, rows, idx, cols, names, "vmstat",
+                          dtype={"date": str, "time": str} if has_ts else None)
     nan = frame[cols].isna().to_numpy().any(axis=1)
     if nan.any():
         k = int(nan.argmax())
