@@ -5,8 +5,8 @@
 #   3. the compiled driver (cached by a hash of its sources and the WiredTiger build)
 #   4. servers for the server targets and their tests: Debian MariaDB with MyRocks, FerretDB
 #      v1.24.2 built from its Go module (scripts/setup_servers.sh, cached)
-#   5. a Python virtual environment with the pinned requirements (cached by a hash of requirements.txt),
-#      linked at ./.venv, with engbench installed in editable mode
+#   5. this checkout's own Python environment in ./.venv (pinned requirements.txt, engbench installed
+#      in editable mode from this checkout), made by uv from a download cache shared by all checkouts
 # Cache: $ENGBENCH_CACHE (default ~/.cache/engbench). Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,7 +18,7 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-v
   swig libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
   librocksdb-dev rocksdb-tools libbson-dev liblmdb-dev libsqlite3-dev
   nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysbench
-  sysstat procps util-linux)
+  sysstat procps util-linux chromium chromium-driver)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -31,25 +31,38 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # --- Python environment (before WiredTiger: its build uses pip download) ---
+# Each checkout gets its own virtual environment in ./.venv with this checkout installed in editable
+# mode, so two clones on one machine never run each other's code. What is shared between checkouts
+# is uv's download cache ($CACHE/uv): a second checkout's environment is made from cached wheels in
+# seconds, with no registry access. uv itself lives in a small tools environment ($CACHE/tools-*),
+# which also holds the pip that downloads the WiredTiger sdist.
 PY=/usr/bin/python3
-req_key=$( (cat "$here/requirements.txt"; $PY --version) | sha256sum | cut -c1-12)
-venv="$CACHE/venv-$req_key"
-if [ ! -f "$venv/.complete" ]; then
-  log "creating Python environment $venv"
-  rm -rf "$venv"
-  $PY -m venv "$venv"
-  "$venv/bin/pip" install --quiet --upgrade pip setuptools wheel >&2
-  "$venv/bin/pip" install --quiet -r "$here/requirements.txt" >&2
-  touch "$venv/.complete"
+UV_VERSION=0.13.9
+tools="$CACHE/tools-$( (echo "uv==$UV_VERSION"; $PY --version) | sha256sum | cut -c1-12)"
+if [ ! -f "$tools/.complete" ]; then
+  log "creating the tools environment $tools (pip, uv $UV_VERSION)"
+  rm -rf "$tools"
+  $PY -m venv "$tools"
+  "$tools/bin/pip" install --quiet --upgrade pip >&2
+  "$tools/bin/pip" install --quiet "uv==$UV_VERSION" >&2
+  touch "$tools/.complete"
 fi
-ln -sfn "$venv" "$here/.venv"
-# editable install of this checkout (fast; re-pointed for each clone that uses the shared venv)
-if ! "$venv/bin/python" -c "import engbench, sys; sys.exit(0 if engbench.__file__.startswith('$here/') else 1)" 2>/dev/null; then
-  "$venv/bin/pip" install --quiet --no-deps --no-build-isolation -e "$here" >&2
+export UV_CACHE_DIR="$CACHE/uv" UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
+venv="$here/.venv"
+env_key=$( (cat "$here/requirements.txt" "$here/pyproject.toml"; $PY --version; echo "$here") | sha256sum | cut -c1-12)
+if [ -L "$venv" ]; then rm -f "$venv"; fi   # the shared, symlinked environment of earlier versions
+if [ "$(cat "$venv/.engbench-env" 2>/dev/null)" != "$env_key" ] \
+   || ! "$venv/bin/python" -c "import engbench, sys; sys.exit(0 if engbench.__file__.startswith('$here/src/') else 1)" 2>/dev/null; then
+  log "creating this checkout's Python environment in $venv"
+  rm -rf "$venv"
+  "$tools/bin/uv" venv --quiet --python "$PY" "$venv" >&2
+  "$tools/bin/uv" pip install --quiet --python "$venv/bin/python" -r "$here/requirements.txt" >&2
+  "$tools/bin/uv" pip install --quiet --python "$venv/bin/python" --no-deps -e "$here" >&2
+  echo "$env_key" > "$venv/.engbench-env"
 fi
 
 # --- WiredTiger ---
-wt_prefix=$(PATH="$venv/bin:$PATH" bash "$here/scripts/build_wiredtiger.sh" | tail -n 1)
+wt_prefix=$(PATH="$tools/bin:$PATH" bash "$here/scripts/build_wiredtiger.sh" | tail -n 1)
 
 # --- driver ---
 drv_key=$( (cd "$here/driver" && find . -type f \( -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt \) -print0 \
