@@ -7,14 +7,13 @@ import shutil
 
 import pytest
 
+from engbench import paths
 from engbench.cli import main
 from engbench.published import (AMBIGUOUS, CONSISTENT, INCONSISTENT, NOTHING, RELATIONS, Interval,
                                 PublishedInputError, check_paths, default_published_dir,
                                 parse_printed)
 
 PUBLISHED = default_published_dir()
-needs_published = pytest.mark.skipif(not (PUBLISHED / "sources.csv").exists(),
-                                     reason=f"no published tables at {PUBLISHED}")
 
 
 def iv(text, **kw):
@@ -90,7 +89,6 @@ def _verdicts(findings, relation_prefix):
     return [f.verdict for f in findings if f.relation.startswith(relation_prefix)]
 
 
-@needs_published
 def test_every_relation_yields_a_verdict_on_the_published_tables(published):
     used = {f.relation for f in published if f.verdict != NOTHING}
     assert {r.name for r in RELATIONS} <= used
@@ -98,7 +96,6 @@ def test_every_relation_yields_a_verdict_on_the_published_tables(published):
     assert all(f.stated and f.recomputed for f in published if f.verdict != NOTHING)
 
 
-@needs_published
 def test_known_findings_in_the_published_tables(published):
     by = {(f.table, f.row, f.relation): f for f in published}
     # sysbench: disk reads per update = iostat r/s / TPS, all 24 rows
@@ -119,7 +116,6 @@ def test_known_findings_in_the_published_tables(published):
         assert set(_verdicts(published, prefix)) == {CONSISTENT}, prefix
 
 
-@needs_published
 def test_altered_copy_is_flagged_and_the_rest_stays_consistent(tmp_path):
     names = ["001_sysbench_update_tps.csv", "001_sysbench_update_iostat_reads_per_s.csv",
              "001_sysbench_update_disk_reads_per_update.csv"]
@@ -137,7 +133,6 @@ def test_altered_copy_is_flagged_and_the_rest_stays_consistent(tmp_path):
     assert sum(f.verdict == CONSISTENT for f in checked) == 23
 
 
-@needs_published
 def test_altered_value_in_a_single_table(tmp_path):
     src = PUBLISHED / "004_collection_scan_time_ms.csv"
     dst = tmp_path / "mine.csv"   # relations are keyed by column names, not file names
@@ -182,7 +177,6 @@ def test_malformed_csv_is_a_clear_error(tmp_path, capsys):
 
 # -- CLI ------------------------------------------------------------------------------------------
 
-@needs_published
 def test_cli_default_dir_text_and_csv(capsys):
     assert main(["check-published"]) == 1
     out = capsys.readouterr().out
@@ -198,7 +192,6 @@ def test_cli_default_dir_text_and_csv(capsys):
     assert "values checked" in captured.err
 
 
-@needs_published
 def test_cli_dir_and_env(tmp_path, monkeypatch):
     for n in ("004_collection_scan_time_ms.csv", "004_index_build_and_read_throughput.csv"):
         shutil.copy(PUBLISHED / n, tmp_path / n)
@@ -217,3 +210,27 @@ def test_ambiguous_inputs_are_reported_not_silently_skipped(tmp_path):
     amb = [f for f in findings if f.verdict == AMBIGUOUS]
     assert len(amb) == 1 and "input tps matches 2 records" in amb[0].why
     assert main(["check-published", "--dir", str(tmp_path), *map(str, sorted(tmp_path.glob("*.csv")))]) == 0
+
+
+# -- the repository's own copy of the published tables --------------------------------------------
+
+def test_a_plain_clone_has_every_published_table(monkeypatch):
+    """The default is the repository's data/published (a user's clone has no ../shared), and it holds
+    every CSV that sources.csv describes."""
+    monkeypatch.delenv("ENGBENCH_PUBLISHED_DIR", raising=False)
+    assert default_published_dir() == paths.REPO / "data" / "published"
+    with open(PUBLISHED / "sources.csv", newline="") as f:
+        named = {row["csv_file"] for row in csv.DictReader(f)}
+    assert len(named) >= 15
+    for name in named:
+        assert (PUBLISHED / name).is_file(), name
+    for extra in ("README.md", "columns.csv", "numbers_in_text.csv"):
+        assert (PUBLISHED / extra).is_file(), extra
+
+
+def test_the_copy_matches_the_shared_tables_when_they_are_beside_the_repository():
+    shared = paths.REPO.parent / "shared" / "published"
+    if not shared.is_dir():  # a user's clone: nothing to compare with, the copy is the reference
+        return
+    for src in sorted(shared.glob("*.csv")):
+        assert (PUBLISHED / src.name).read_bytes() == src.read_bytes(), f"data/published/{src.name} is stale"

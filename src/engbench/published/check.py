@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import paths
 from .relations import MEASURE_COLUMNS, RELATIONS, Ref, Relation
 from .tables import (PublishedInputError, Record, Table, add_context,
                      finish_keys, load_sources, load_table, metadata_kind, read_csv)
@@ -44,12 +45,11 @@ class Finding:
 
 
 def default_published_dir() -> Path:
-    """ENGBENCH_PUBLISHED_DIR, else <repo>/../shared/published (repo = this source checkout)."""
+    """ENGBENCH_PUBLISHED_DIR, else the repository's own copy, <repo>/data/published."""
     env = os.environ.get("ENGBENCH_PUBLISHED_DIR")
     if env:
         return Path(env)
-    repo = Path(__file__).resolve().parents[3]
-    return repo.parent / "shared" / "published"
+    return paths.REPO / "data" / "published"
 
 
 # -- resolving inputs -----------------------------------------------------------------------------
