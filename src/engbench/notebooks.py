@@ -4,7 +4,13 @@ the run directories it produced.
 Runs started inside the notebook are not sealed by themselves (SEAL_LATER_ENV): after papermill
 has written the executed notebook, it is copied into each of those run directories as
 `notebook.ipynb`, and only then is each directory sealed (SHA256SUMS, read-only). If the notebook
-fails, its runs are sealed all the same, with the notebook as far as it got."""
+fails, its runs are sealed all the same, with the notebook as far as it got.
+
+The kernel talks to papermill over Unix sockets (IPC transport) rather than loopback TCP: nothing
+listens on a port, and the kernel has no reason to warn that its TCP traffic is unencrypted.
+Parameters are checked against the notebook's `parameters` cell before it starts: a name the
+notebook does not declare is refused (papermill would only log it), except `workload`, which an
+experiment file may carry as a label and which must then name the notebook's own workload."""
 
 from __future__ import annotations
 
@@ -16,6 +22,8 @@ from pathlib import Path
 
 import papermill
 import yaml
+from jupyter_client.manager import KernelManager
+from traitlets import CaselessStrEnum
 
 from . import paths, rundir
 from .servers.redact import redact
@@ -24,12 +32,45 @@ from .runs import SEAL_LATER_ENV
 NOTEBOOKS = paths.REPO / "notebooks"
 
 
+class IPCKernelManager(KernelManager):
+    """A kernel reached through Unix sockets next to its connection file instead of loopback TCP."""
+
+    transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+
+class NotebookParameterError(ValueError):
+    """A parameter the notebook does not declare: refused before the notebook starts."""
+
+
+def notebook_parameters(notebook: Path, parameters: dict) -> dict:
+    """`parameters` restricted to what `notebook` declares in its parameters cell.
+
+    A `workload` key the notebook does not declare is dropped when it names the notebook's own
+    workload (file stem with '_' read as '-'); any other undeclared name raises
+    NotebookParameterError naming the declared ones."""
+    declared = set(papermill.inspect_notebook(str(notebook)))
+    out = dict(parameters)
+    own = Path(notebook).stem.replace("_", "-")
+    if "workload" in out and "workload" not in declared:
+        if str(out["workload"]) != own:
+            raise NotebookParameterError(
+                f"{Path(notebook).name} runs workload {own!r}, not {out['workload']!r}")
+        del out["workload"]
+    unknown = sorted(set(out) - declared)
+    if unknown:
+        raise NotebookParameterError(
+            f"{Path(notebook).name} has no parameter(s) {', '.join(unknown)}; "
+            f"it takes: {', '.join(sorted(declared))}")
+    return out
+
+
 def execute(notebook: Path, params_file: Path | None = None, overrides: dict | None = None,
             log_output: bool = False) -> tuple[list[Path], Exception | None]:
     """Run `notebook` with the parameters of `params_file` (an experiment YAML) updated by
     `overrides`. Returns the run directories it wrote and the notebook's error, if any."""
     parameters = yaml.safe_load(Path(params_file).read_text()) if params_file else {}
     parameters.update(overrides or {})
+    parameters = notebook_parameters(notebook, parameters)
     with tempfile.TemporaryDirectory(prefix="engbench-nb-") as tmp:
         listing = Path(tmp) / "runs.txt"
         listing.touch()
@@ -39,7 +80,8 @@ def execute(notebook: Path, params_file: Path | None = None, overrides: dict | N
         error = None
         try:
             papermill.execute_notebook(str(notebook), str(executed), parameters=parameters,
-                                       cwd=str(NOTEBOOKS), log_output=log_output, progress_bar=False)
+                                       cwd=str(NOTEBOOKS), log_output=log_output, progress_bar=False,
+                                       kernel_manager_class=IPCKernelManager)
         except Exception as exc:  # papermill saves the notebook up to the failing cell
             error = exc
         finally:  # also on Ctrl-C: the runs that finished are sealed, with the notebook so far

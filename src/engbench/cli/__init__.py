@@ -4,6 +4,7 @@ return value is the exit status)."""
 
 import argparse
 import importlib
+import os
 import sys
 
 # module name (in engbench.cli) per subcommand group, in help order
@@ -23,13 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="engbench", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(f"engbench.cli.{name}")
-        except ModuleNotFoundError as exc:  # a subcommand not written yet
-            if exc.name == f"engbench.cli.{name}":
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(f"engbench.cli.{name}").register(sub)  # a missing one is an error
     return parser
 
 
@@ -39,6 +34,16 @@ def main(argv=None) -> int:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `engbench parse ... | head`: the reader left; end quietly, as cat does
+        _silence_stdout()
+        return 141
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
 
 
 if __name__ == "__main__":

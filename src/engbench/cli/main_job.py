@@ -8,7 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .. import experiments, notebooks, paths, rundir
+from .. import paths, rundir
 
 DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / "iibench_main.yaml"
 
@@ -22,6 +22,8 @@ def register(sub):
 
 
 def run(args) -> int:
+    from .. import experiments, notebooks
+
     engines = args.engines.split(",") if args.engines else experiments.available_engines()
     print(f"engbench main: iibench on {', '.join(engines)} ({args.params})", file=sys.stderr)
     run_dirs, error = notebooks.execute(notebooks.NOTEBOOKS / "iibench.ipynb", args.params,
@@ -37,9 +39,35 @@ def run(args) -> int:
     rc = _process_and_report(run_dirs)
     bad = [d for d, st in statuses.items() if st != "ok"]
     for d in bad:  # said last, so it is not lost above the paper's path
-        print(f"engbench main: {Path(d).name} ended {statuses[d]}: "
-              f"{(rundir.read_manifest(d).get('error') or '').splitlines()[0]}", file=sys.stderr)
+        print(f"engbench main: {Path(d).name} ended {statuses[d]}: {_first_line(rundir.read_manifest(d))}",
+              file=sys.stderr)
     return rc or (1 if bad else 0)
+
+
+def _first_line(manifest: dict) -> str:
+    """The first line of a run's recorded error, or a pointer to its files when it recorded none."""
+    lines = (manifest.get("error") or "").strip().splitlines()
+    return lines[0] if lines else "no error text recorded (see the run's manifest.json and driver.log)"
+
+
+def summary_lines(runs, latency, new_ids) -> list[str]:
+    """The main job's closing table, one line per new run: engine, documents inserted per second
+    (q, the client window's mean rate), KB written to the device per document (wkb_per_op, iostat)
+    and the insert latency p99 in ms (latency p99_us / 1000), as processed — never recomputed here."""
+    sub = runs[runs["run_id"].isin(new_ids)].sort_values(["engine", "run_id"])
+    p99 = {r.run_id: r.p99_us for r in latency.itertuples() if r.op == "insert"}
+    out = [f"{'engine':<16} {'docs/s':>10} {'wKB/i':>8} {'p99 ms':>8}  run"]
+    for r in sub.itertuples():
+        ms = p99.get(r.run_id)
+        out.append(f"{r.engine:<16} {_num(r.q, 0):>10} {_num(r.wkb_per_op, 2):>8} "
+                   f"{_num(None if ms is None else ms / 1000, 1):>8}  {r.run_id}")
+    return out
+
+
+def _num(value, decimals: int) -> str:
+    if value is None or value != value:  # None or NaN
+        return "-"
+    return f"{value:,.{decimals}f}"
 
 
 def _process_and_report(run_dirs) -> int:
@@ -62,6 +90,9 @@ def _process_and_report(run_dirs) -> int:
     write_tables(tables, processed)
     log(f"processed {len(tables['runs'])} runs into {processed}")
     html = paper.build(processed, raw, paths.REPO / "paper")
+    print()
+    print("\n".join(summary_lines(tables["runs"], tables["latency"], {Path(d).name for d in run_dirs})))
+    print()
     print(f"paper: {html}")
     print(f"open it with: xdg-open {html}  (or any browser; it is self-contained)")
     return 0

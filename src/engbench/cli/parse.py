@@ -2,8 +2,6 @@
 
 import sys
 
-from engbench.parsers import ParseError, parse_iostat, parse_vmstat
-
 
 def register(sub):
     p = sub.add_parser("parse", help="parse an iostat or vmstat capture into a CSV table")
@@ -30,6 +28,8 @@ def _emit(frame):
 
 
 def _iostat(args):
+    from engbench.parsers import ParseError, parse_iostat
+
     try:
         frame = parse_iostat(args.file, since_boot_included=args.since_boot_included,
                              device=args.device, tz=args.tz)
@@ -40,6 +40,8 @@ def _iostat(args):
 
 
 def _vmstat(args):
+    from engbench.parsers import ParseError, parse_vmstat
+
     try:
         frame = parse_vmstat(args.file, since_boot_included=not args.no_since_boot, unit=args.unit)
     except (ParseError, OSError) as exc:

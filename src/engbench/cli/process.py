@@ -7,9 +7,6 @@ import warnings
 from pathlib import Path
 
 from engbench import paths
-from engbench.normalize.views import format_view, source_views
-from engbench.parsers import ParseError
-from engbench.process import RunError, build_tables, find_runs, write_tables
 
 
 def register(sub):
@@ -26,6 +23,10 @@ def register(sub):
 
 
 def run(args) -> int:
+    from engbench.normalize.views import format_view, source_views
+    from engbench.parsers import ParseError
+    from engbench.process import RunError, build_tables, find_runs, write_tables
+
     args.raw = args.raw or paths.raw_dir()
     args.out = args.out or paths.processed_dir()
     dirs = [Path(d) for d in args.run_dirs] or find_runs(args.raw)
