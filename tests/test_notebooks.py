@@ -43,8 +43,9 @@ def test_executed_notebook_is_sealed_inside_its_runs(scratch):
                                         {"engines": ["sqlite"], "params": {"max_rows": 3000, "batch": 500,
                                                                            "length_char_fields": 50},
                                          # papermill writes parameters into the notebook: a secret
-                                         # among them must not reach the run directory
-                                         "server_uri": "mongodb://bench:Sup3rS3cret@127.0.0.1/x"})
+                                         # among them (another target's knob) must not reach the run
+                                         "knobs": {"sqlite.cache_size": "8MB",
+                                                   "mongodb.uri": "mongodb://bench:Sup3rS3cret@127.0.0.1/x"}})
     assert error is None
     assert len(run_dirs) == 1
     d = run_dirs[0]
@@ -52,6 +53,6 @@ def test_executed_notebook_is_sealed_inside_its_runs(scratch):
     assert any(c.get("outputs") for c in nb["cells"] if c["cell_type"] == "code"), "executed copy has outputs"
     assert rundir.read_manifest(d)["status"] == "ok"
     assert rundir.check(d) == [] and "notebook.ipynb" in (d / rundir.SUMS).read_text()
-    assert "server_uri" in (d / "notebook.ipynb").read_text()
+    assert "mongodb.uri" in (d / "notebook.ipynb").read_text()
     for f in d.rglob("*"):
         assert not f.is_file() or b"Sup3rS3cret" not in f.read_bytes(), f
