@@ -196,8 +196,9 @@ def test_charts_name_workload_machine_and_runs(processed):
     costs = specs["costs"].to_dict()
     assert costs["facet"]["column"]["field"] == "metric" and costs["resolve"]["scale"]["y"] == "independent"
     values = next(iter(costs["datasets"].values()))
-    assert {v["metric"] for v in values} == {"KB written / op", "KB read / op", "CPU µs / op",
-                                             "context switches / op"}
+    assert {v["metric"] for v in values} == {"KB written / insert", "KB read / insert", "CPU µs / insert",
+                                             "context switches / insert"}
+    assert costs["title"]["text"] == "Cost per insert (document): iibench"
     lat = specs["latency"].to_dict()
     assert lat["spec"]["encoding"]["y"]["scale"]["type"] == "log" and lat["facet"]["column"]["field"] == "op"
     rum = specs["rum"].to_dict()

@@ -102,7 +102,8 @@ def facts(manifests: dict, runs) -> list[tuple[str, str]]:
 
 
 def run_rows(exps, manifests) -> list[dict]:
-    """One row per run: experiment, row label, run id, seed, knobs, start time."""
+    """One row per run: experiment, row label, run id, seed, knobs, start time, and its warnings
+    (runs.warnings: the driver's and capture gaps; "—" when none)."""
     rows = []
     for e in exps:
         for r in e.runs.itertuples(index=False):
@@ -110,7 +111,8 @@ def run_rows(exps, manifests) -> list[dict]:
             knobs = m.get("knobs") or {}
             rows.append({"experiment": e.key, "engine": r.config, "run_id": r.run_id,
                          "seed": r.seed, "started": m.get("started_utc") or "?",
-                         "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults"})
+                         "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults",
+                         "warnings": w if isinstance(w := getattr(r, "warnings", None), str) and w else "—"})
     return rows
 
 

@@ -21,8 +21,9 @@ import json
 
 import pandas as pd
 
+from ..normalize import views
 from ..process import COVERAGE_MIN
-from .tables import Table, _build, _cell, fmt
+from .tables import UNITS, Table, _build, _cell, fmt
 
 STEP_WIDE = [("tps", "tps", 0, "updates per second (tps)"),
              ("r_per_s", "iostat_r", 0, "iostat reads per second"),
@@ -114,11 +115,9 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000
     runs = exp.runs.merge(wide.add_prefix("p99.").reset_index(), on="run_id", how="left")
     sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
-    cols = [("tps", "q"), ("r/t", "r_per_op"), ("rKB/t", "rkb_per_op"), ("wKB/t", "wkb_per_op"),
-            ("Mcpu/t", "mcpu_per_op"), ("size", "size_gb"), ("rss", "rss_gb")]
-    rules = {"tps": 0, "r/t": 2, "rKB/t": 2, "wKB/t": 2, "Mcpu/t": 0, "size": 1, "rss": 2}
-    units = {"tps": "txn/s", "r/t": "reads/txn", "rKB/t": "KB/txn", "wKB/t": "KB/txn",
-             "Mcpu/t": "(us+sy)·1e6/tps", "size": "GB", "rss": "GB"}
+    cols = list(views.TXN)  # the per-transaction table, then the p99 of four operations
+    rules = {h: UNITS[h][1] for h, _ in cols}
+    units = {h: UNITS[h][0] for h, _ in cols}
     for short, op in LINK_OPS:
         cols.append((f"p99 {short}", f"p99.{op}"))
         rules[f"p99 {short}"], units[f"p99 {short}"] = "ms", "ms"
