@@ -149,7 +149,9 @@ def process_run(run_dir) -> dict:
     notes = [f"driver: {w}" for w in summ.get("warnings") or []]
     for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
         missed = nz.missed_seconds(frame, start, end)
-        if missed > 0:
+        if not len(frame):
+            notes.append(f"no {name} sample in the client window ({seconds:.2f} s)")
+        elif missed > 0:
             notes.append(f"{name} covers {cov:.1%} of the client window "
                          f"(misses {missed:.1f} s beyond its partial first and last seconds)")
     for note in notes:
