@@ -111,7 +111,7 @@ much of that window the iostat and vmstat samples cover.
 if tables is None:
     print("no shipped runs yet: `engbench main` makes them")
 else:
-    display(tables["runs"][["run_id", "engine", "workload", "seconds", "q", "coverage", "warnings"]])
+    display(tables["runs"][["run_id", "engine", "workload", "op_unit", "seconds", "q", "coverage", "warnings", "amp_notes"]])
 """),
     md("""
 **In the source documents' columns.** The same runs as the source documents print them: per

@@ -272,6 +272,9 @@ def test_driver_warnings_reach_the_runs_table_and_missing_means_none(tmp_path):
     with pytest.warns(UserWarning, match="driver: summary_extra failed"):
         r = process_run(d)["runs"]
     assert r["warnings"] == "driver: summary_extra failed: logical bytes unknown; driver: load window not recorded"
+    _patch(d / "manifest.json", lambda m: m.update(capture_warnings=["vmstat: not installed"]))
+    with pytest.warns(UserWarning):
+        assert process_run(d)["runs"]["warnings"].endswith("; capture: vmstat: not installed")
     # the iibench run reads nothing: its read amplification is NA, and says why
     assert r["read_amp"] != r["read_amp"]
     assert r["amp_notes"] == "read amp: no logical bytes read (nothing to divide by)"

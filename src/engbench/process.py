@@ -11,7 +11,8 @@ document workloads, NaN otherwise). Requests, items and logical bytes are summed
 do not repeat others (workloads.run_totals).
 
 Warnings (runs.warnings, "; "-joined): the driver's own (summary.json "warnings", prefixed
-"driver: "; a summary without the list has none), and a capture that misses part of the client
+"driver: "; a summary without the list has none), the manifest's capture_warnings (a capture tool
+that was not available, prefixed "capture: "), and a capture that misses part of the client
 window beyond its inherent partial first and last seconds (normalize.missed_seconds > 0).
 Amplifications that cannot be computed say why in runs.amp_notes (normalize.why_no_ratio).
 
@@ -146,7 +147,8 @@ def process_run(run_dir) -> dict:
     io_w = nz.trim_to_window(io, start, end)
     vm_w = nz.trim_to_window(vm, start, end)
     cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
-    notes = [f"driver: {w}" for w in summ.get("warnings") or []]
+    notes = ([f"driver: {w}" for w in summ.get("warnings") or []]
+             + [f"capture: {w}" for w in man.get("capture_warnings") or []])
     for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
         missed = nz.missed_seconds(frame, start, end)
         if not len(frame):
