@@ -350,3 +350,23 @@ def test_chart_subtitles_stay_short():
     lines = charts.wrap(long)
     assert all(len(x) <= charts.SUBTITLE_CHARS for x in lines) and " ".join(lines) == long
     assert charts.wrap("x" * 200)[0].endswith("…")
+
+
+def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
+    from engbench.report import data, tables
+    raw = tmp_path / "raw"
+    dirs = make_runs(raw, engines={k: ENGINES[k] for k in ("wiredtiger", "rocksdb")})
+    d = dirs[1]  # rocksdb: the driver warned
+    for f in (d / "driver" / "summary.json", d / "manifest.json", d / "driver", d):
+        f.chmod(0o755 if f.is_dir() else 0o644)
+    _patch_json(d / "driver" / "summary.json", lambda s: s.update(warnings=["load window not recorded"]))
+    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    proc = data.load_processed(tmp_path / "processed")
+    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exp, proc["latency"])}
+    assert tabs["per_insert"].caption.endswith(" Warnings — rocksdb: driver: load window not recorded.")
+    assert "Warnings" not in tabs["p99"].caption  # said once per experiment's per-op tables, not on p99
+    # iibench here reads nothing: read amp is NA in every row, and the RUM table says why
+    assert tabs["rum"].printed["read amp (×)"].tolist() == ["NA", "NA"]
+    assert tabs["rum"].caption.endswith(" NA — every configuration: read amp: no logical bytes read "
+                                        "(nothing to divide by).")

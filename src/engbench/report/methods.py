@@ -24,6 +24,8 @@ FORMULAS = [
     ("latency percentiles", nz.latency_percentiles),
     ("insert-rate percentiles", nz.throughput_percentiles),
     ("measured window", nz.trim_to_window),
+    ("capture gaps (runs.warnings)", nz.missed_seconds),
+    ("amplification not computed (runs.amp_notes)", nz.why_no_ratio),
     ("partial intervals", nz.partial_intervals),
     ("costs over a window (steps, load)", nz.window_costs),
     ("sysbench-update steps", wl.step_rows),

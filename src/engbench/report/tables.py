@@ -147,17 +147,22 @@ def _build(exp, kind, title, cols, rules, units) -> Table:
 def run_notes(exp, column: str) -> str:
     """The runs' notes in ``column`` (runs.warnings: the driver's warnings and capture gaps;
     runs.amp_notes: why an amplification is NA), per configuration, for a table's caption; ""
-    when no run has any. Identical notes of one configuration's runs are said once."""
+    when no run has any. Identical notes are said once: per configuration, or for all of them."""
     if not column or column not in exp.runs:
         return ""
-    parts = []
+    by_cfg = {}
     for cfg in exp.configs:
         notes = [str(v) for v in exp.runs.loc[exp.runs["config"] == cfg, column]
                  if isinstance(v, str) and v]
         if notes:
-            parts.append(f"{cfg}: {'; '.join(dict.fromkeys(notes))}")
+            by_cfg[cfg] = "; ".join(dict.fromkeys(notes))
+    if not by_cfg:
+        return ""
     head = "Warnings" if column == "warnings" else "NA"
-    return f" {head} — " + " | ".join(parts) + "." if parts else ""
+    same = set(by_cfg.values())
+    if len(by_cfg) == len(exp.configs) > 1 and len(same) == 1:
+        return f" {head} — every configuration: {same.pop()}."
+    return f" {head} — " + " | ".join(f"{cfg}: {n}" for cfg, n in by_cfg.items()) + "."
 
 
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
