@@ -184,22 +184,22 @@ def test_sysbench_steps_by_hand(tmp_path):
     assert st["step"].tolist() == ["update.c1", "update.c2", "update.c4"]
     # c1: samples stamped 34..37 (midpoints in [33, 37)): r/s 0, 24, 1, 0 → 6.25; tps 500
     c1 = st.loc[1]
-    assert (c1["n_iostat"], c1["coverage"], c1["tps"]) == (4, 1.0, 500)
-    assert c1["r_per_s"] == pytest.approx(6.25) and c1["r_per_t"] == pytest.approx(6.25 / 500)
-    assert c1["wkb_per_t"] == pytest.approx((98304 + 163848) / 4 / 500)
-    assert c1["rkb_per_t"] == pytest.approx((224 + 4) / 4 / 500)
+    assert (c1["n_iostat"], c1["coverage"], c1["q"]) == (4, 1.0, 500)
+    assert c1["r_per_s"] == pytest.approx(6.25) and c1["r_per_op"] == pytest.approx(6.25 / 500)
+    assert c1["wkb_per_op"] == pytest.approx((98304 + 163848) / 4 / 500)
+    assert c1["rkb_per_op"] == pytest.approx((224 + 4) / 4 / 500)
     # vmstat 34..37: us+sy 1, 49, 1, 0 → 12.75; cs 60, 76, 95, 46 → 69.25
-    assert c1["mcpu_per_t"] == pytest.approx(12.75e6 / 500) and c1["cs_per_t"] == pytest.approx(69.25 / 500)
+    assert c1["mcpu_per_op"] == pytest.approx(12.75e6 / 500) and c1["cs_per_op"] == pytest.approx(69.25 / 500)
     # c2: stamped 38..43: r/s 0, 5, 0, 0, 7, 0 → 2; us+sy 0, 1, 0, 1, 0, 0 → 1/3; tps 1000
     c2 = st.loc[2]
     assert (c2["n_iostat"], c2["seconds"], c2["requests"]) == (6, 6, 6000)
-    assert c2["r_per_t"] == pytest.approx(2 / 1000) and c2["mcpu_per_t"] == pytest.approx(1e6 / 3 / 1000)
+    assert c2["r_per_op"] == pytest.approx(2 / 1000) and c2["mcpu_per_op"] == pytest.approx(1e6 / 3 / 1000)
     c4 = st.loc[4]
-    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_t"] != c4["r_per_t"]
+    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_op"] != c4["r_per_op"]
     assert got["runs"]["experiment"] == "sysbench sweep"
     # the load: rows / seconds, no window recorded → no costs
     ld = got["loads"].iloc[0]
-    assert ld["ips"] == 2000 and not ld["window"] and ld["wkb_per_i"] != ld["wkb_per_i"]
+    assert ld["q"] == 2000 and not ld["window"] and ld["wkb_per_op"] != ld["wkb_per_op"]
 
 
 def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
@@ -210,8 +210,8 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
     _patch(d / "manifest.json", lambda m: m.update(workload="linkbench"))
     ld = process_run(d)["loads"].iloc[0]
     # 4000 inserts in 4 s; wKB/s over 34..37 = 65538; us+sy 12.75; RSS 1 GiB (2 GiB only at T0+5)
-    assert (ld["inserts"], ld["ips"], ld["coverage"], ld["rss_gb"]) == (4000, 1000, 1.0, 1.0)
-    assert ld["wkb_per_i"] == pytest.approx(65538 / 1000) and ld["mcpu_per_i"] == pytest.approx(12750)
+    assert (ld["inserts"], ld["q"], ld["coverage"], ld["rss_gb"]) == (4000, 1000, 1.0, 1.0)
+    assert ld["wkb_per_op"] == pytest.approx(65538 / 1000) and ld["mcpu_per_op"] == pytest.approx(12750)
 
     d = make_run(tmp_path, name="20261121T054532Z_cache-pollution_wiredtiger_vm")
     phases = {"cold_action": "scan", "read_once": True, "cold_start_unix_s": T0 + 3, "cold_end_unix_s": T0 + 5.5,

@@ -294,7 +294,7 @@ def test_sysbench_tables_equal_processed_steps_rounded(tmp_path):
         for c, col in ((1, "1 client"), (2, "2 clients")):
             s = steps.loc[(engine, c)]
             # rounded as published; a non-zero value is never printed as 0 (tables.fmt)
-            assert tps.at[engine, col] == fmt(s["tps"], 0) and rt.at[engine, col] == fmt(s["r_per_t"], 2)
+            assert tps.at[engine, col] == fmt(s["q"], 0) and rt.at[engine, col] == fmt(s["r_per_op"], 2)
             assert rs.at[engine, col] == fmt(s["r_per_s"], 0)
     # by hand (test_process): c1 r/s 6.25 at 500 and 1000 tps; c2 r/s 2 at 1000 and 2000 tps
     assert rt.at["wiredtiger", "1 client"] == "0.01" and rt.at["rocksdb", "1 client"] == "0.01"  # 0.0125, 0.00625

@@ -26,9 +26,11 @@ raw input gives byte-identical output):
              partial (shorter than half of params.report_interval_s: left out of rate_p* and of
              the rate charts; normalize.partial_intervals)
   steps      sysbench-update: one row per step of the sweep, iostat/vmstat over the step's window
-             (STEP_COLS; normalize.workloads.step_rows)
-  loads      runs whose summary has a load section: inserts, seconds, ips and, when the summary
-             gives the load's window, wKB/i, Mcpu/i, rss over it (LOAD_COLS)
+             (STEP_COLS; normalize.workloads.step_rows): q (tps), r_per_op (r/t), ...
+  loads      runs whose summary has a load section: inserts, seconds, q (ips) and, when the summary
+             gives the load's window, wkb_per_op (wKB/i), mcpu_per_op (Mcpu/i), rss over it (LOAD_COLS)
+  A metric has one column name in every table (q, <x>_per_op, p999_us); the source documents'
+  names (ips, tps, wKB/i, r/t, p99.9) are display labels of the report only.
   cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
              cold pass and hot scan times (CP_COLS)
   engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
@@ -68,13 +70,13 @@ LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us"
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
                  "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
                  "latency_us_p99", "latency_us_max", "partial"]
-STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "tps",
+STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage",
-             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_t", "rkb_per_t",
-             "wkb_per_t", "mcpu_per_t", "cs_per_t"]
-LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "ips", "window", "start_unix_s", "end_unix_s",
-             "nodes", "links", "counts", "rows", "coverage", "wkb_per_s", "us_sy", "wkb_per_i",
-             "mcpu_per_i", "rss_gb"]
+             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
+             "wkb_per_op", "mcpu_per_op", "cs_per_op"]
+LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
+             "nodes", "links", "counts", "rows", "coverage", "wkb_per_s", "us_sy", "wkb_per_op",
+             "mcpu_per_op", "rss_gb"]
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",

@@ -37,8 +37,8 @@ def experiment_sentences(exp, proc, n: dict) -> list[str]:
             c = int(st["clients"].max())
             at = st[st["clients"] == c]
             out.append(f"At {c} clients, updates per second: "
-                       f"{_list(n, f'{k}.steps.c{c}.tps', _mean_by(at, 'tps', exp.configs), 0)}.")
-            rt = _mean_by(at, "r_per_t", exp.configs)
+                       f"{_list(n, f'{k}.steps.c{c}.tps', _mean_by(at, 'q', exp.configs), 0)}.")
+            rt = _mean_by(at, "r_per_op", exp.configs)
             if rt:
                 out.append(f"Disk reads per update at {c} clients: {_list(n, f'{k}.steps.c{c}.r_per_t', rt, 2)}.")
     elif exp.workload == "linkbench":

@@ -25,12 +25,12 @@ from ..normalize import views
 from ..process import COVERAGE_MIN
 from .tables import UNITS, Table, _build, _cell, fmt
 
-STEP_WIDE = [("tps", "tps", 0, "updates per second (tps)"),
+STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),
              ("r_per_s", "iostat_r", 0, "iostat reads per second"),
-             ("r_per_t", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
-STEP_LONG = [("tps", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
-             ("wkb_per_s", "wKB/s", 0), ("r_per_t", "r/t", 2), ("rkb_per_t", "rKB/t", 2),
-             ("wkb_per_t", "wKB/t", 2), ("mcpu_per_t", "Mcpu/t", 0), ("cs_per_t", "cs/t", 2),
+             ("r_per_op", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
+STEP_LONG = [("q", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
+             ("wkb_per_s", "wKB/s", 0), ("r_per_op", "r/t", 2), ("rkb_per_op", "rKB/t", 2),
+             ("wkb_per_op", "wKB/t", 2), ("mcpu_per_op", "Mcpu/t", 0), ("cs_per_op", "cs/t", 2),
              ("coverage", "coverage", 2)]
 LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
 JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
@@ -130,7 +130,7 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
         why = ("the driver's summary gives the load's duration but not its window"
                if not ld["window"].astype(bool).any() else
                f"the captures cover less than {COVERAGE_MIN:.0%} of some load windows")
-        ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'ips'].mean(), 0)}"
+        ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'q'].mean(), 0)}"
                         for cfg in exp.configs if (ld["config"] == cfg).any())
         return out, (f"No load table (ips, wKB/i, Mcpu/i, size, rss): {why}, so its device and CPU "
                      f"costs cannot be told apart from the rest of the run. Load rate (nodes + "
@@ -138,8 +138,8 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     rows = []
     for cfg in exp.configs:
         g = usable[usable["config"] == cfg]
-        rows.append([cfg, str(len(g)), (*_stat(g["ips"].tolist()), 0), (*_stat(g["wkb_per_i"].tolist()), 2),
-                     (*_stat(g["mcpu_per_i"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
+        rows.append([cfg, str(len(g)), (*_stat(g["q"].tolist()), 0), (*_stat(g["wkb_per_op"].tolist()), 2),
+                     (*_stat(g["mcpu_per_op"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
     out.append(_table(f"{exp.key}.load", f"{exp.title} — load", "Over the load window (summary "
                       "load); size at the end of the load is not recorded (NA).",
                       ["engine", "n", "ips (inserts/s)", "wKB/i (KB/insert)", "Mcpu/i ((us+sy)·1e6/ips)",
