@@ -93,6 +93,9 @@ def test_window_costs_over_a_window_by_hand():
     c = nz.window_costs(io, vm, 100, 102, 300)  # samples 101, 102; q = 150/s
     assert (c["n_iostat"], c["coverage"], c["q"], c["r_per_s"]) == (2, 1.0, 150, 15)
     assert c["r_per_op"] == pytest.approx(0.1) and c["mcpu_per_op"] == pytest.approx(40e6 / 150)
+    assert c["missed_s"] == 0  # a 2-s window has no interior beyond its edge seconds
+    gap = nz.window_costs(io.drop(index=1), vm, 100, 104, 300)  # 102 lost: (101, 102] of [101, 103]
+    assert gap["missed_s"] == pytest.approx(1.0) and gap["n_iostat"] == 3
     empty = nz.window_costs(io, vm, 104, 104, 0)  # a step that did not run
     assert empty["coverage"] == 0 and math.isnan(empty["r_per_op"])
 

@@ -195,7 +195,8 @@ def test_sysbench_steps_by_hand(tmp_path):
     assert (c2["n_iostat"], c2["seconds"], c2["requests"]) == (6, 6, 6000)
     assert c2["r_per_op"] == pytest.approx(2 / 1000) and c2["mcpu_per_op"] == pytest.approx(1e6 / 3 / 1000)
     c4 = st.loc[4]
-    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_op"] != c4["r_per_op"]
+    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_op"] != c4["r_per_op"] and c4["missed_s"] != c4["missed_s"]
+    assert (c1["missed_s"], c2["missed_s"]) == (0, 0)
     assert got["runs"]["experiment"] == "sysbench sweep"
     # the load: rows / seconds, no window recorded → no costs
     ld = got["loads"].iloc[0]
@@ -210,7 +211,7 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
     _patch(d / "manifest.json", lambda m: m.update(workload="linkbench"))
     ld = process_run(d)["loads"].iloc[0]
     # 4000 inserts in 4 s; wKB/s over 34..37 = 65538; us+sy 12.75; RSS 1 GiB (2 GiB only at T0+5)
-    assert (ld["inserts"], ld["q"], ld["coverage"], ld["rss_gb"]) == (4000, 1000, 1.0, 1.0)
+    assert (ld["inserts"], ld["q"], ld["coverage"], ld["rss_gb"], ld["missed_s"]) == (4000, 1000, 1.0, 1.0, 0)
     assert ld["wkb_per_op"] == pytest.approx(65538 / 1000) and ld["mcpu_per_op"] == pytest.approx(12750)
 
     d = make_run(tmp_path, name="20261121T054532Z_cache-pollution_wiredtiger_vm")

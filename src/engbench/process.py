@@ -53,7 +53,6 @@ from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from .parsers.vmstat import unit_from_argv
 
 PER_N = registry.PER_N
-COVERAGE_MIN = 0.99  # a step or load window covered less than this is flagged in its table
 INCOMPLETE = {"failed", "interrupted", "running"}
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
 RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment", "seed", "ncpu", "device",
@@ -71,11 +70,11 @@ INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "
                  "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
                  "latency_us_p99", "latency_us_max", "partial"]
 STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
-             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage",
+             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
              "wkb_per_op", "mcpu_per_op", "cs_per_op"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
-             "nodes", "links", "counts", "rows", "coverage", "wkb_per_s", "us_sy", "wkb_per_op",
+             "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
              "mcpu_per_op", "rss_gb"]
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",

@@ -53,7 +53,7 @@ def step_rows(steps: list, io, vm) -> list[dict]:
             "start_unix_s": start, "end_unix_s": end, "seconds": seconds, "requests": requests,
             "q": c_tps, "ran": bool(s.get("ran", True)),
             "n_iostat": c["n_iostat"], "n_vmstat": c["n_vmstat"], "coverage_iostat": c["coverage_iostat"],
-            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"],
+            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"], "missed_s": c["missed_s"],
             "r_per_s": c["r_per_s"], "rkb_per_s": c["rkb_per_s"], "wkb_per_s": c["wkb_per_s"],
             "cs_per_s": c["cs_per_s"], "us_sy": c["us_sy"],
             "r_per_op": per["r"], "rkb_per_op": per["rkb"], "wkb_per_op": per["wkb"],
@@ -77,7 +77,7 @@ def load_inserts(workload: str, load: dict) -> int | None:
 def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
     """The load phase as a row: inserts, seconds, q = ips = inserts / seconds, and — only when the
     summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it
-    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage) and the max RSS sampled in it. Without a window those are NaN and
+    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage, missed_s) and the max RSS sampled in it. Without a window those are NaN and
     ``window`` is False. None when there is no load section."""
     if not load:
         return None
@@ -92,7 +92,7 @@ def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
     return {"inserts": inserts, "seconds": seconds, "q": ips, "window": has_window,
             "start_unix_s": start, "end_unix_s": end, "nodes": load.get("nodes"),
             "links": load.get("links"), "counts": load.get("counts"), "rows": load.get("rows"),
-            "coverage": c["coverage"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
+            "coverage": c["coverage"], "missed_s": c["missed_s"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
             "wkb_per_op": c["wkb_per_s"] / ips if has_window and ips else math.nan,
             "mcpu_per_op": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
             "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan}

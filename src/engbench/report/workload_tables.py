@@ -22,7 +22,6 @@ import json
 import pandas as pd
 
 from ..normalize import views
-from ..process import COVERAGE_MIN
 from .tables import UNITS, Table, _build, _cell, fmt
 
 STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),
@@ -80,10 +79,10 @@ def sysbench_tables(exp, steps) -> list[Table]:
         return []
     st = st[st["ran"].astype(bool)]
     clients = sorted(int(c) for c in st["clients"].unique())
-    low = st[st["coverage"] < COVERAGE_MIN]
-    note = (f" {len(low)} of {len(st)} step windows are covered less than {COVERAGE_MIN:.0%} by the "
-            "captures (NA: no sample inside the window); their iostat figures are less certain."
-            if len(low) else "")
+    low = st[st["missed_s"] > 0]
+    note = (f" The captures miss part of {len(low)} of {len(st)} step windows beyond their partial "
+            "first and last seconds (NA: no sample inside the window); their iostat figures are "
+            "less certain." if len(low) else "")
     out = []
     for col, kind, rule, title in STEP_WIDE:
         rows = []
@@ -125,11 +124,11 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     ld = with_config(loads, exp)
     if ld.empty:
         return out, "The runs record no load phase."
-    usable = ld[ld["window"].astype(bool) & (ld["coverage"] >= COVERAGE_MIN)]
+    usable = ld[ld["window"].astype(bool) & (ld["missed_s"] == 0)]
     if len(usable) < len(ld):
         why = ("the driver's summary gives the load's duration but not its window"
                if not ld["window"].astype(bool).any() else
-               f"the captures cover less than {COVERAGE_MIN:.0%} of some load windows")
+               "the captures miss part of some load windows beyond their partial edge seconds")
         ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'q'].mean(), 0)}"
                         for cfg in exp.configs if (ld["config"] == cfg).any())
         return out, (f"No load table (ips, wKB/i, Mcpu/i, size, rss): {why}, so its device and CPU "
