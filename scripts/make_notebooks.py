@@ -115,8 +115,9 @@ else:
 """),
     md("""
 **In the source documents' columns.** The same runs as the source documents print them: per
-insert (ips, wKB/i, Mcpu/i, size, rss), per 200k inserts (vm.cs, vm.us+sy, io.kBw, io.kBr, io.r)
-and per transaction for the other workloads. A B-tree whose indexes no longer fit in its cache
+insert (ips, wKB/i, Mcpu/i, size, rss), per 200k inserts (vm.cs, vm.us+sy, io.kBw, io.kBr, io.r),
+per transaction for sysbench-update and linkbench, and per request for cache-pollution's hot reads
+(each run's `op_unit`, from `engbench.workloads`). A B-tree whose indexes no longer fit in its cache
 shows it here first: wKB/i and io.kBr grow, and ips falls.
 """),
     code("""
