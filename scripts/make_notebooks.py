@@ -1,4 +1,5 @@
-"""Writes the source notebooks that belong to the run side (kept output-free). Run it after
+"""Writes the source notebooks of the run side, the normalization walk-through, the RUM
+trade-offs and the published-arithmetic check (kept output-free). Run it after
 editing the cell texts below; the notebooks are committed, this script is how they are made."""
 
 import sys
@@ -7,8 +8,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nbcells import code, md, save  # noqa: E402
 
+from engbench.workloads import get  # noqa: E402  (each workload's notebook file: the registry's)
 
-save("iibench.ipynb", [
+
+save(get("iibench").notebook, [
     md("""
 # iibench: the insert benchmark on every engine
 
@@ -108,12 +111,13 @@ much of that window the iostat and vmstat samples cover.
 if tables is None:
     print("no shipped runs yet: `engbench main` makes them")
 else:
-    display(tables["runs"][["run_id", "engine", "workload", "seconds", "q", "coverage", "warnings"]])
+    display(tables["runs"][["run_id", "engine", "workload", "op_unit", "seconds", "q", "coverage", "warnings", "amp_notes"]])
 """),
     md("""
 **In the source documents' columns.** The same runs as the source documents print them: per
-insert (ips, wKB/i, Mcpu/i, size, rss), per 200k inserts (vm.cs, vm.us+sy, io.kBw, io.kBr, io.r)
-and per transaction for the other workloads. A B-tree whose indexes no longer fit in its cache
+insert (ips, wKB/i, Mcpu/i, size, rss), per 200k inserts (vm.cs, vm.us+sy, io.kBw, io.kBr, io.r),
+per transaction for sysbench-update and linkbench, and per request for cache-pollution's hot reads
+(each run's `op_unit`, from `engbench.workloads`). A B-tree whose indexes no longer fit in its cache
 shows it here first: wKB/i and io.kBr grow, and ips falls.
 """),
     code("""
@@ -121,5 +125,173 @@ if tables is not None:
     for title, frame in source_views(tables["runs"]).items():
         print(title)
         display(frame)
+"""),
+])
+
+
+save("rum_tradeoffs.ipynb", [
+    md("""
+# Read, update and memory: the RUM trade-off, measured
+
+Every storage engine pays for the data it keeps in three currencies:
+
+- **Read amplification** — bytes read from the device for each byte a query returns. A B-tree
+  reads one page per level it cannot find in the cache; an LSM tree may look into several sorted
+  runs before it finds a key.
+- **Update (write) amplification** — bytes written to the device for each byte the application
+  inserted or changed. A B-tree writes back a whole page (often 4–32 KB) to change one small row; an
+  LSM tree writes a row once to its log and then again at every compaction level it is merged into.
+- **Memory (space) amplification** — bytes on disk for each byte of live data. Half-empty B-tree
+  pages, old versions waiting for compaction and fragmentation all count; compression can push it
+  below 1.
+
+An amplification of **1** means the engine moved or stored exactly what the workload asked for;
+**above 1** it did extra work, **below 1** it saved (compression, or reads served from the cache).
+
+**The RUM conjecture** (Athanassoulis et al., EDBT 2016) says, in plain words: *an access method
+can be made optimal in at most two of the three at once.* Make reads cheap (B-tree, everything in
+place) and updates cost a page rewrite; make updates cheap (LSM, append and merge later) and
+reads and space pay until compaction catches up; make space tight and you must reorganise on
+every write. Engines do not escape the trade-off; they choose where to sit in it, and knobs (cache
+size, compaction style, compression) move them around.
+
+Below are the numbers measured by the runs shipped with this repository (the same runs the paper
+is built from: `paper/build/paper.html`).
+"""),
+    code("""
+processed_dir = None  # None: data/processed (or $ENGBENCH_PROCESSED_DIR)
+raw_dir = None  # None: data/raw (or $ENGBENCH_RAW_DIR), for the machine named in the chart
+""", tags=["parameters"]),
+    md("""
+## The measured amplifications
+
+One row per experiment and engine (means of repeated runs). How each number is computed:
+
+- read amp = device bytes read (iostat rkB/s × 1024 over the measured window) / bytes the
+  workload's reads returned — `NA` when the workload only inserts (nothing to divide by);
+- write amp = device bytes written (iostat wkB/s × 1024, discards excluded) / bytes inserted or
+  updated;
+- space amp = bytes allocated on disk at the end / bytes of live documents.
+"""),
+    code("""
+from engbench.report.notebook import rum_charts, rum_summary
+
+summary = rum_summary(processed_dir)
+if summary is None:
+    print("No shipped runs yet: run `engbench main` (then this notebook shows what they measured).")
+summary
+"""),
+    md("""
+## At a glance
+
+Each dot is one engine's mean; the dashed line is 1. Read the chart column by column: in the
+*write* column, the lower dot is the engine that turned each inserted byte into fewer device
+bytes; in the *space* column, the one that kept the data in less room. An engine that is lowest
+in every column would contradict the RUM conjecture — look for which column each engine gives up.
+"""),
+    code("""
+for chart in (rum_charts(processed_dir, raw_dir) if summary is not None else []):
+    display(chart)
+"""),
+    md("""
+## Things to try
+
+- Compare a B-tree engine (wiredtiger, sqlite) with an LSM engine (rocksdb, wiredtiger-lsm): which
+  pays more per insert, and which needs more room?
+- Shrink the cache (`knobs` in `notebooks/params/iibench_main.yaml`) and run again: the B-tree's
+  write and read amplification grow once its indexes no longer fit.
+- The paper (`engbench report`) shows the same runs as the source documents' tables: per insert,
+  per 200k inserts and p99 per operation.
+"""),
+])
+
+
+save("check_published.ipynb", [
+    md("""
+# Checking the arithmetic of published numbers
+
+The seed documents (five blog posts and a bug thread about MongoDB engines: WiredTiger B-tree and
+LSM, MongoRocks, mmapv1, InnoDB, TokuMX) print tables whose columns depend on each other. This
+notebook recomputes every printed value that other printed values determine and says whether the
+two agree. It is a thin wrapper around `engbench.published` (the same code as
+`engbench check-published`).
+
+**Precision is part of the number.** A value printed with *d* decimals stands for x ± 0.5·10^-d
+(`9.70` is [9.695, 9.705]); exact counters (bytes, pages, documents) are exact; `~500K` is an
+approximate reading (at least ±10 %). Every recomputation is done with interval arithmetic, and a
+stated value is *consistent* when the recomputed interval overlaps the stated one. So a finding of
+*INCONSISTENT* means no choice of the unrounded inputs can produce the printed output — not that
+the author rounded differently.
+"""),
+    code("""
+published_dir = None  # None: $ENGBENCH_PUBLISHED_DIR or <repo>/../shared/published
+csv_paths = []        # [] : every table in published_dir; else your own CSVs (same column names)
+""", tags=["parameters"]),
+    md("""
+## What is checked
+
+Each relation below is one declarative entry (output column, input columns, formula,
+explanation) in `engbench.published.relations.RELATIONS`; relations are keyed by column names, so
+a CSV of your own with the same columns is checked the same way.
+
+- **Per-operation CPU** (Linkbench `Mcpu/i`, `Mcpu/t`): Mark Callaghan's scripts compute
+  mean(vmstat us+sy) × 1e6 ÷ rate, and us+sy is a percentage of *all* CPUs, so Mcpu × rate ÷ 1e6
+  must lie in 0–100 %. The legend calls the column "CPU usecs per insert"; read that way,
+  Mcpu × rate ÷ 1e6 is CPU-seconds per second and cannot exceed the machine's hardware threads
+  (from `sources.csv`).
+- **Per-operation IO**: sysbench disk reads per update = iostat r/s ÷ TPS; KB read ÷ reads is a
+  mean request size (one 512 B sector .. 512 KiB) for Linkbench `rKB/t`/`r/t` and iibench
+  `io.kBr`/`io.r`; the iibench "KB written per 200k inserts" must at least cover the final database
+  size per 200k documents (a load from empty writes its database at least once).
+- **Totals, unit conversions and ratios** (16 loaders × 3,125,000,000 documents; ls sizes vs
+  `storageSize`/`totalIndexSize`; bytes × 16 collections; GB as 2^30 vs 10^9 bytes; compression
+  ratios), **percent changes** ((TRUE − FALSE) ÷ FALSE × 100), **difference rows**
+  (after − before, TRUE − FALSE), EBS CloudWatch captions (bytes per write op), and **quotes in the
+  prose** that restate a table value (927 MB, 31k evictions, 5.2 %).
+"""),
+    code("""
+from engbench.published import check_paths, findings_frame
+
+findings = findings_frame(check_paths(csv_paths or None, published_dir))
+findings.groupby(["table", "verdict"]).size().unstack(fill_value=0)
+"""),
+    md("""
+## The inconsistent values
+"""),
+    code("""
+findings[findings.verdict == "INCONSISTENT"][["table", "row", "column", "stated", "recomputed", "relation", "why"]]
+"""),
+    md("""
+## What the inconsistencies mean
+
+- **Linkbench `Mcpu/i`, `Mcpu/t` are not CPU microseconds per operation** (every row of the four
+  000 tables). At 5359 inserts/s, 6807 "µs" per insert would be 36.5 CPU-seconds per second on a
+  2-core / 4-thread NUC. As vmstat us+sy × 1e6 ÷ rate the same numbers imply 17–76 % of all CPUs,
+  which is possible. The column is a relative, host-specific number; comparing it across machines,
+  or reading it as a CPU cost, is wrong. (wt.zlib's 75.8 % with one query client on 4 hardware
+  threads is possible but remarkable — consistent with the author's suspicion that zlib in
+  WiredTiger's single-threaded checkpoint is the bottleneck.)
+- **iibench `io.kBw` is not per 200k inserts.** The databases end at 290–815 GB for 2 B documents,
+  so just writing the final files costs ≥ 22,600 KB per 200k documents, 10–77 × more than the
+  printed 294–2524. The values fit a *per request* (1000 documents) basis, which the table's own
+  "per 200 requests" wording contradicts; the other per-200k columns (`vm.cs`, `io.kBr`, `io.r`)
+  probably share the per-request basis. Comparing them to per-document numbers elsewhere would be
+  off by 200 ×.
+- **002 index compression ratio**: 984 / 468.8 = 2.10, printed 2.01 (probably transposed digits). The data
+  ratio 1024 / 224 = 4.57 is right arithmetically, but compares the *logical* 22 B × count with the
+  zlib *file* size; the uncompressed data file is 90,922,614,784 B, a ratio of 6.05.
+- **002 zlib index file**: `ls -l` says 31,461,715,968 B, `stats().totalIndexSize` says
+  31,461,847,040 B (128 KiB more): the two were taken at different times, so the 468.8 GB total
+  rests on a snapshot that is not the one the stats show.
+- **002 uncompressed grand total**: the printed parts 1024 + 984 sum to 2008, but the exact bytes
+  give 2008.8 GiB — the total was truncated, not rounded. Harmless, but it shows the printed GB were
+  added after rounding.
+- **002 EBS captions**: 53,000 "bytes" over 2,600 write ops is 20 bytes per write, impossible for a
+  block device. The byte figures are most likely CloudWatch *Average* bytes per operation (52–59 KiB
+  per write, plausible) shown next to *Sum* operation counts; the captions do not say.
+
+Everything else — the sysbench disk reads per update, the 004 differences and percent changes and
+the prose that restates them, the document totals, the GiB conversions — adds up within printed
+precision.
 """),
 ])

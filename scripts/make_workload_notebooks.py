@@ -11,6 +11,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nbcells import code, md, save  # noqa: E402
 
+from engbench.workloads import get  # noqa: E402  (each workload's notebook file: the registry's)
+
 
 RUN = """
 from engbench import experiments
@@ -19,6 +21,13 @@ runs = experiments.run({workload!r}, engines, params, knobs, seed=seed, repeat=r
                        description=description, show_progress=False)
 runs
 """
+
+
+def workload_notebook(workload, intro, parameters, table, reading):
+    """notebooks/<the registry's notebook of workload>: intro, parameters, the runs, a table of
+    their summaries, how to read it."""
+    save(get(workload).notebook, [md(intro), code(parameters, tags=["parameters"]),
+                                  code(RUN.format(workload=workload)), code(SUMMARIES + table), md(reading)])
 
 SUMMARIES = """
 import json
@@ -31,8 +40,7 @@ def summary(run_dir):
     return json.loads((Path(run_dir) / "driver" / "summary.json").read_text())
 """
 
-save("sysbench_update.ipynb", [
-    md("""
+workload_notebook("sysbench-update", """
 # sysbench-update: updates by primary key as the number of clients grows
 
 The source document (seed 001) runs sysbench's update test against MongoDB, TokuMX and InnoDB
@@ -50,33 +58,27 @@ moves, sysbench `update_non_index`); `mode=index` increments `k`, moving its ind
 (`update_index`). Each step's window (start/end, requests) is in the driver's `summary.json`
 `steps`, so disk reads per update come from iostat over exactly that window. The defaults below
 are tiny so the notebook checks quickly; `sysbench_update_sweep.yaml` is the experiment size.
-"""),
-    code("""
+""", """
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
 description = "smoke size (notebook defaults)"
 params = {"tables": 1, "table_size": 5000, "mode": "non-index", "clients": [1, 2], "seconds_per_step": 0.5}
 knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
-""", tags=["parameters"]),
-    code(RUN.format(workload="sysbench-update")),
-    code(SUMMARIES + """
+""", """
 steps = pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, **s}
                       for r in runs.itertuples() for s in summary(r.run_dir).get("steps", [])])
 steps.pivot_table(index="engine", columns="clients", values="requests_per_s").round(0)
-"""),
-    md("""
+""", """
 **Reading the table.** Updates per second for each engine (rows) at each client count (columns),
 each over its own step window — the TPS table of the source. With a cache far smaller than the
 data, the iostat reads over the same windows divided by these rates give the "disk reads per
 update" table (`engbench process` trims iostat to windows; the step windows are in
 `summary.json`). On a 2-core machine, more than two clients mostly measure contention and
 scheduling, which is itself a finding when an engine's TPS falls instead of staying flat.
-"""),
-])
+""")
 
-save("bulk_insert.ipynb", [
-    md("""
+workload_notebook("bulk-insert", """
 # bulk-insert: tiny documents, journal and compression
 
 The source document (seed 002) pushes MongoDB/WiredTiger to over a million inserts per second
@@ -90,33 +92,27 @@ per insert is mostly per-batch overhead, index maintenance of `_id` and log writ
 experiment files `bulk_insert_journal_{on,off}[_nocompression].yaml` vary them. The driver reports
 documents per second and **bytes on disk per document** (allocated bytes of the data directory
 after the engine closed, log files included).
-"""),
-    code("""
+""", """
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
 description = "smoke size (notebook defaults)"
 params = {"num": 50000, "batch": 1000, "threads": 1}
 knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
-""", tags=["parameters"]),
-    code(RUN.format(workload="bulk-insert")),
-    code(SUMMARIES + """
+""", """
 pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
                "docs_per_s": round(s["rates"]["insert"]["items_per_s"]),
                "bytes_per_document": round(s.get("bytes_per_document", 0), 1),
                "p99_batch_ms": s["latency_us"]["insert"]["p99"] / 1000}
               for r in runs.itertuples() for s in [summary(r.run_dir)]])
-"""),
-    md("""
+""", """
 **Reading the table.** `docs_per_s` is the insert rate of the measured window; `bytes_per_document`
 includes the engine's log/journal files and preallocation, so on small runs it is dominated by
 fixed-size files — compare it at experiment size. `p99_batch_ms` is the 99th percentile latency
 of one batch of `batch` documents.
-"""),
-])
+""")
 
-save("linkbench.ipynb", [
-    md("""
+workload_notebook("linkbench", """
 # linkbench: a social graph's mixed workload
 
 LinkBench models Facebook's social graph: **nodes**, **links** between them (with a type, a
@@ -132,35 +128,29 @@ newest visible links of one type through the covering index `(id1, link_type, vi
 …)`. Ids follow Zipf distributions (a few nodes are very hot), so the cache holds the hot part
 and the cold part costs reads. Link writes change the link and its count row in one transaction.
 The defaults below are tiny; `linkbench_small.yaml` is the experiment size.
-"""),
-    code("""
+""", """
 engines = ["sqlite", "rocksdb"]
 seed = 1
 repeat = 1
 description = "smoke size (notebook defaults)"
 params = {"maxid1": 2001, "requests": 5000, "threads": 1}
 knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
-""", tags=["parameters"]),
-    code(RUN.format(workload="linkbench")),
-    code(SUMMARIES + """
+""", """
 ops = ["update_node", "get_node", "update_link", "get_links_list"]
 pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
                "tps": round(s["rates"]["request"]["requests_per_s"]),
                **{f"{op} p99 ms": s["latency_us"][op]["p99"] / 1000 for op in ops},
                "links/node": s["load"]["links_per_node"]}
               for r in runs.itertuples() for s in [summary(r.run_dir)]])
-"""),
-    md("""
+""", """
 **Reading the table.** `tps` is requests per second over the measured window (the source's tps);
 the p99 columns are per operation in milliseconds, the four the source tables show. The
 per-transaction I/O and CPU columns (r/t, rKB/t, wKB/t, Mcpu/t) come from `engbench process`,
 which divides iostat and vmstat over the same window by the requests. At tiny sizes everything
 is cached and the engines differ only in CPU per request.
-"""),
-])
+""")
 
-save("cache_pollution.ipynb", [
-    md("""
+workload_notebook("cache-pollution", """
 # cache-pollution: does one big scan evict the working set?
 
 The source thread (seed 004, MongoDB SERVER-37590) asks whether WiredTiger's **read_once**
@@ -177,8 +167,7 @@ takes afterwards (cached or not).
 before, right after the cold pass (`engine_stats_mid.json`) and at the end, the read rate before,
 during and after the pass, and the time of a full hot scan afterwards (op `scan_hot`). The
 defaults below are tiny; `cache_pollution_*.yaml` are the experiment variants.
-"""),
-    code("""
+""", """
 engines = ["wiredtiger", "rocksdb"]
 seed = 1
 repeat = 1
@@ -186,17 +175,14 @@ description = "smoke size (notebook defaults)"
 params = {"hot_docs": 2000, "cold_docs": 20000, "doc_size": 500, "threads": 1, "cold_action": "scan",
           "read_once": True, "cold_delay_seconds": 0.3, "after_seconds": 0.3}
 knobs = {"wiredtiger.cache_size": "8MB", "rocksdb.block_cache_size": "8MB"}
-""", tags=["parameters"]),
-    code(RUN.format(workload="cache-pollution")),
-    code(SUMMARIES + """
+""", """
 cold_op = "cold_index" if params.get("cold_action") == "index" else "cold_scan"
 pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "read_once": s["phases"]["read_once"],
                **{f"gets/s {p}": round(s["phases"][f"gets_per_s_{p}"]) for p in ("before", "during", "after")},
                "cold pass s": s["latency_us"][cold_op]["max"] / 1e6,
                "hot scan ms": s["latency_us"]["scan_hot"]["max"] / 1000}
               for r in runs.itertuples() for s in [summary(r.run_dir)]])
-"""),
-    md("""
+""", """
 **Reading the table.** Read throughput on the hot collection before, during and after the cold
 pass; if the pass pollutes the cache, `during` and `after` drop and the hot scan takes longer.
 Run the same experiment with `read_once` true and false (the two `cache_pollution_*read_once.yaml`
@@ -205,5 +191,4 @@ files) to see what the option changes; compare the engines' cache counters in
 (for WiredTiger, "pages evicted" and "bytes currently in the cache"). When the whole data set fits
 in the operating system's page cache, an evicted page costs a copy, not a disk read, and the
 effect shrinks.
-"""),
-])
+""")

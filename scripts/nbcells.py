@@ -1,11 +1,14 @@
 """Cell helpers shared by the notebook generators (scripts/make_notebooks.py,
-scripts/make_workload_notebooks.py): markdown and code cells, and saving with stable cell ids."""
+scripts/make_workload_notebooks.py): markdown and code cells, and saving with stable cell ids.
+The notebooks go to the repository's notebooks/, or to $ENGBENCH_NOTEBOOKS_OUT when set (the test
+that regenerates them and compares with the committed files: tests/test_notebooks.py)."""
 
+import os
 from pathlib import Path
 
 import nbformat as nbf
 
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NOTEBOOKS = Path(os.environ.get("ENGBENCH_NOTEBOOKS_OUT") or Path(__file__).resolve().parents[1] / "notebooks")
 
 
 def md(text):
@@ -26,4 +29,5 @@ def save(name, cells):
     nb.cells = cells
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
+    NOTEBOOKS.mkdir(parents=True, exist_ok=True)
     nbf.write(nb, NOTEBOOKS / name)

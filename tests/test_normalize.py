@@ -57,7 +57,7 @@ def test_latency_percentiles_are_bucket_upper_bounds():
     p = nz.latency_percentiles(h)
     # inclusive upper bounds (hi − 1): p50: rank 128 → cum 50, 200 → 219; p95: rank 244 → 1099;
     # p99: rank 254 → 5499
-    assert (p["p50"], p["p95"], p["p99"], p["p99.9"], p["max"], p["count"]) == (219, 1099, 5499, 5499, 5499, 256)
+    assert (p["p50"], p["p95"], p["p99"], p["p999"], p["max"], p["count"]) == (219, 1099, 5499, 5499, 5499, 256)
     assert nz.latency_percentiles(h.iloc[:1])["p99"] == 109
     # the exact maximum caps the top bucket's bound, as the driver's summary does
     capped = nz.latency_percentiles(h, exact_max=5010)
@@ -93,5 +93,41 @@ def test_window_costs_over_a_window_by_hand():
     c = nz.window_costs(io, vm, 100, 102, 300)  # samples 101, 102; q = 150/s
     assert (c["n_iostat"], c["coverage"], c["q"], c["r_per_s"]) == (2, 1.0, 150, 15)
     assert c["r_per_op"] == pytest.approx(0.1) and c["mcpu_per_op"] == pytest.approx(40e6 / 150)
+    assert c["missed_s"] == 0  # a 2-s window has no interior beyond its edge seconds
+    gap = nz.window_costs(io.drop(index=1), vm, 100, 104, 300)  # 102 lost: (101, 102] of [101, 103]
+    assert gap["missed_s"] == pytest.approx(1.0) and gap["n_iostat"] == 3
     empty = nz.window_costs(io, vm, 104, 104, 0)  # a step that did not run
     assert empty["coverage"] == 0 and math.isnan(empty["r_per_op"])
+
+
+def test_missed_seconds_ignores_the_partial_edges_but_not_a_lost_sample():
+    # window [100.6, 110]: sample 101 covers (100, 101], mostly before the window → trimmed;
+    # 102..110 cover (101, 110]: [100.6, 101] (0.4 s, the first partial second) is never covered
+    full = nz.trim_to_window(frame(list(range(101, 111))), 100.6, 110)
+    assert nz.coverage(full, 100.6, 110) == pytest.approx(9 / 9.4)  # 95.7 %: the old rule warned
+    # interior [101.6, 109]: covered by (101, 102] … (108, 109] → nothing missed
+    assert nz.missed_seconds(full, 100.6, 110) == 0
+    # sample 105 lost: (104, 105] of the interior [101.6, 109] is missing → 1 s
+    gap = nz.trim_to_window(frame([t for t in range(101, 111) if t != 105]), 100.6, 110)
+    assert nz.missed_seconds(gap, 100.6, 110) == pytest.approx(1.0)
+    # capture stopped after 106: interior (106, 109] missing → 3 s
+    early = nz.trim_to_window(frame(list(range(101, 107))), 100.6, 110)
+    assert nz.missed_seconds(early, 100.6, 110) == pytest.approx(3.0)
+    # a window of at most two intervals has no interior; no sample at all misses it whole
+    assert nz.missed_seconds(frame([102]), 100.6, 102.4) == 0
+    assert nz.missed_seconds(frame([]), 100.6, 102.4) == pytest.approx(1.8)
+
+
+def test_an_amplification_that_is_not_a_number_says_why():
+    assert nz.why_no_ratio("read amp", 4096, 0, "device bytes read", "logical bytes read") == \
+        "read amp: no logical bytes read (nothing to divide by)"
+    assert nz.why_no_ratio("space amp", 10, None, "allocated bytes", "logical bytes stored") == \
+        "space amp: logical bytes stored not recorded"
+    assert nz.why_no_ratio("write amp", float("nan"), 100, "device bytes written", "logical bytes written") == \
+        "write amp: device bytes written unknown"
+    assert nz.why_no_ratio("write amp", 300, 100, "device bytes written", "logical bytes written") == ""
+
+
+def test_percentiles_are_spelled_as_the_driver_spells_them():
+    from engbench.normalize.percentiles import pct_key
+    assert [pct_key(p) for p in (50, 95, 99, 99.9)] == ["p50", "p95", "p99", "p999"]

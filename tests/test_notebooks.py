@@ -56,3 +56,31 @@ def test_executed_notebook_is_sealed_inside_its_runs(scratch):
     assert "mongodb.uri" in (d / "notebook.ipynb").read_text()
     for f in d.rglob("*"):
         assert not f.is_file() or b"Sup3rS3cret" not in f.read_bytes(), f
+
+
+GENERATORS = ["make_notebooks.py", "make_workload_notebooks.py"]
+
+
+def test_regenerating_the_notebooks_gives_the_committed_files(tmp_path):
+    """Every committed notebook is written by a generator (scripts/make_*notebooks.py), and
+    running the generators now gives exactly the committed bytes: an edit made to a notebook
+    and not to its generator (or the other way round) fails here."""
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "ENGBENCH_NOTEBOOKS_OUT": str(tmp_path)}
+    for script in GENERATORS:
+        out = subprocess.run([sys.executable, str(paths.REPO / "scripts" / script)], env=env,
+                             capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, out.stderr
+    generated = sorted(p.name for p in tmp_path.glob("*.ipynb"))
+    assert generated == [p.name for p in NOTEBOOKS]
+    for name in generated:
+        assert (tmp_path / name).read_bytes() == (paths.REPO / "notebooks" / name).read_bytes(), name
+
+
+def test_workload_notebooks_are_the_registrys():
+    from engbench.workloads import WORKLOADS
+    named = {w.notebook for w in WORKLOADS.values() if w.notebook}
+    assert named <= {p.name for p in NOTEBOOKS}
+    assert len(named) == 5  # iibench, sysbench-update, bulk-insert, linkbench, cache-pollution

@@ -64,7 +64,7 @@ def test_one_run_by_hand(tmp_path):
     r = got["runs"]
     # window [05:45:33, 05:45:43]: samples stamped 34..43; q = 262144 / 10 s
     assert r["n_iostat"] == 10 and r["n_vmstat"] == 10 and r["coverage"] == 1.0
-    assert r["q"] == pytest.approx(26214.4) and r["op_unit"] == "item"
+    assert r["q"] == pytest.approx(26214.4) and r["op_unit"] == "document"
     # iostat wkB/s over 34..43: 0+98304+163848+376+68+0×5 = 262596 → 26259.6 kB/s
     assert r["wkb_per_s"] == pytest.approx(26259.6)
     assert r["wkb_per_op"] == pytest.approx(262596 / 262144)
@@ -116,7 +116,7 @@ def test_cli_skips_incomplete_and_output_is_byte_identical(tmp_path, capsys):
         for ext in ("csv", "parquet"):
             assert (tmp_path / "b" / f"{name}.{ext}").read_bytes() == (tmp_path / "c" / f"{name}.{ext}").read_bytes()
     lat = pd.read_csv(tmp_path / "b" / "latency.csv")
-    assert list(lat.columns) == ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us", "max_us", "max_us_exact"]
+    assert list(lat.columns) == ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us", "max_us_exact"]
     ivl = pd.read_parquet(tmp_path / "b" / "intervals.parquet")
     assert len(ivl) == 22 and ivl["items_per_s"].iloc[1] == 30000
 
@@ -184,22 +184,23 @@ def test_sysbench_steps_by_hand(tmp_path):
     assert st["step"].tolist() == ["update.c1", "update.c2", "update.c4"]
     # c1: samples stamped 34..37 (midpoints in [33, 37)): r/s 0, 24, 1, 0 → 6.25; tps 500
     c1 = st.loc[1]
-    assert (c1["n_iostat"], c1["coverage"], c1["tps"]) == (4, 1.0, 500)
-    assert c1["r_per_s"] == pytest.approx(6.25) and c1["r_per_t"] == pytest.approx(6.25 / 500)
-    assert c1["wkb_per_t"] == pytest.approx((98304 + 163848) / 4 / 500)
-    assert c1["rkb_per_t"] == pytest.approx((224 + 4) / 4 / 500)
+    assert (c1["n_iostat"], c1["coverage"], c1["q"]) == (4, 1.0, 500)
+    assert c1["r_per_s"] == pytest.approx(6.25) and c1["r_per_op"] == pytest.approx(6.25 / 500)
+    assert c1["wkb_per_op"] == pytest.approx((98304 + 163848) / 4 / 500)
+    assert c1["rkb_per_op"] == pytest.approx((224 + 4) / 4 / 500)
     # vmstat 34..37: us+sy 1, 49, 1, 0 → 12.75; cs 60, 76, 95, 46 → 69.25
-    assert c1["mcpu_per_t"] == pytest.approx(12.75e6 / 500) and c1["cs_per_t"] == pytest.approx(69.25 / 500)
+    assert c1["mcpu_per_op"] == pytest.approx(12.75e6 / 500) and c1["cs_per_op"] == pytest.approx(69.25 / 500)
     # c2: stamped 38..43: r/s 0, 5, 0, 0, 7, 0 → 2; us+sy 0, 1, 0, 1, 0, 0 → 1/3; tps 1000
     c2 = st.loc[2]
     assert (c2["n_iostat"], c2["seconds"], c2["requests"]) == (6, 6, 6000)
-    assert c2["r_per_t"] == pytest.approx(2 / 1000) and c2["mcpu_per_t"] == pytest.approx(1e6 / 3 / 1000)
+    assert c2["r_per_op"] == pytest.approx(2 / 1000) and c2["mcpu_per_op"] == pytest.approx(1e6 / 3 / 1000)
     c4 = st.loc[4]
-    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_t"] != c4["r_per_t"]
+    assert not c4["ran"] and c4["coverage"] == 0 and c4["r_per_op"] != c4["r_per_op"] and c4["missed_s"] != c4["missed_s"]
+    assert (c1["missed_s"], c2["missed_s"]) == (0, 0)
     assert got["runs"]["experiment"] == "sysbench sweep"
     # the load: rows / seconds, no window recorded → no costs
     ld = got["loads"].iloc[0]
-    assert ld["ips"] == 2000 and not ld["window"] and ld["wkb_per_i"] != ld["wkb_per_i"]
+    assert ld["q"] == 2000 and not ld["window"] and ld["wkb_per_op"] != ld["wkb_per_op"]
 
 
 def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
@@ -210,8 +211,8 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
     _patch(d / "manifest.json", lambda m: m.update(workload="linkbench"))
     ld = process_run(d)["loads"].iloc[0]
     # 4000 inserts in 4 s; wKB/s over 34..37 = 65538; us+sy 12.75; RSS 1 GiB (2 GiB only at T0+5)
-    assert (ld["inserts"], ld["ips"], ld["coverage"], ld["rss_gb"]) == (4000, 1000, 1.0, 1.0)
-    assert ld["wkb_per_i"] == pytest.approx(65538 / 1000) and ld["mcpu_per_i"] == pytest.approx(12750)
+    assert (ld["inserts"], ld["q"], ld["coverage"], ld["rss_gb"], ld["missed_s"]) == (4000, 1000, 1.0, 1.0, 0)
+    assert ld["wkb_per_op"] == pytest.approx(65538 / 1000) and ld["mcpu_per_op"] == pytest.approx(12750)
 
     d = make_run(tmp_path, name="20261121T054532Z_cache-pollution_wiredtiger_vm")
     phases = {"cold_action": "scan", "read_once": True, "cold_start_unix_s": T0 + 3, "cold_end_unix_s": T0 + 5.5,
@@ -232,3 +233,52 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
     assert stats[["snapshot", "stat", "value"]].values.tolist() == [
         ["before", "cache: bytes currently in the cache", 100], ["before", "cache: unmodified pages evicted", 0],
         ["mid", "cache: bytes currently in the cache", 900]]
+
+
+def _measured_start(d, start):
+    def summ(s):
+        s["client"].update(measured_start_unix_s=start, measured_seconds=s["client"]["end_unix_s"] - start)
+    _patch(d / "driver" / "summary.json", summ)
+
+
+def test_no_coverage_warning_for_the_inherent_partial_first_second(tmp_path, recwarn):
+    d = make_run(tmp_path)
+    # measured window [05:45:33.6, 05:45:43]: the sample stamped :34 covers (:33, :34], mostly
+    # before the window, so [:33.6, :34] (0.4 s) is covered by no kept sample — by construction
+    _measured_start(d, T0 + 0.6)
+    r = process_run(d)["runs"]
+    assert r["coverage_iostat"] == pytest.approx(9 / 9.4)  # 95.7 %: the old rule warned here
+    assert r["warnings"] == "" and not [w for w in recwarn if "covers" in str(w.message)]
+
+
+def test_coverage_warning_for_a_sample_missing_inside_the_window(tmp_path):
+    d = make_run(tmp_path)
+    _measured_start(d, T0 + 0.6)
+    lines = (d / "iostat.txt").read_text().splitlines(keepends=True)
+    at = lines.index("2026-11-21T05:45:38+0000\n")
+    (d / "iostat.txt").write_text("".join(lines[:at] + lines[at + 8:]))  # the :38 sample lost
+    with pytest.warns(UserWarning, match=r"iostat covers 85\.1% .*misses 1\.0 s"):
+        r = process_run(d)["runs"]
+    # (:37, :38] lost from the interior [:34.6, :42]; vmstat still has it
+    assert r["n_iostat"] == 8 and "vmstat" not in r["warnings"]
+    assert r["warnings"] == ("iostat covers 85.1% of the client window (misses 1.0 s beyond its "
+                             "partial first and last seconds)")
+
+
+def test_driver_warnings_reach_the_runs_table_and_missing_means_none(tmp_path):
+    d = make_run(tmp_path)
+    assert process_run(d)["runs"]["warnings"] == ""  # summary.json without "warnings": none
+    _patch(d / "driver" / "summary.json", lambda s: s.update(
+        warnings=["summary_extra failed: logical bytes unknown", "load window not recorded"]))
+    with pytest.warns(UserWarning, match="driver: summary_extra failed"):
+        r = process_run(d)["runs"]
+    assert r["warnings"] == "driver: summary_extra failed: logical bytes unknown; driver: load window not recorded"
+    _patch(d / "manifest.json", lambda m: m.update(capture_warnings=["vmstat: not installed"]))
+    with pytest.warns(UserWarning):
+        assert process_run(d)["runs"]["warnings"].endswith("; capture: vmstat: not installed")
+    # the iibench run reads nothing: its read amplification is NA, and says why
+    assert r["read_amp"] != r["read_amp"]
+    assert r["amp_notes"] == "read amp: no logical bytes read (nothing to divide by)"
+    _patch(d / "driver" / "summary.json", lambda s: s.pop("totals"))
+    r = process_run(d)["runs"]
+    assert r["write_amp"] != r["write_amp"] and "write amp: logical bytes written not recorded" in r["amp_notes"]

@@ -196,8 +196,9 @@ def test_charts_name_workload_machine_and_runs(processed):
     costs = specs["costs"].to_dict()
     assert costs["facet"]["column"]["field"] == "metric" and costs["resolve"]["scale"]["y"] == "independent"
     values = next(iter(costs["datasets"].values()))
-    assert {v["metric"] for v in values} == {"KB written / op", "KB read / op", "CPU µs / op",
-                                             "context switches / op"}
+    assert {v["metric"] for v in values} == {"KB written / insert", "KB read / insert", "CPU µs / insert",
+                                             "context switches / insert"}
+    assert costs["title"]["text"] == "Cost per insert (document): iibench"
     lat = specs["latency"].to_dict()
     assert lat["spec"]["encoding"]["y"]["scale"]["type"] == "log" and lat["facet"]["column"]["field"] == "op"
     rum = specs["rum"].to_dict()
@@ -293,7 +294,7 @@ def test_sysbench_tables_equal_processed_steps_rounded(tmp_path):
         for c, col in ((1, "1 client"), (2, "2 clients")):
             s = steps.loc[(engine, c)]
             # rounded as published; a non-zero value is never printed as 0 (tables.fmt)
-            assert tps.at[engine, col] == fmt(s["tps"], 0) and rt.at[engine, col] == fmt(s["r_per_t"], 2)
+            assert tps.at[engine, col] == fmt(s["q"], 0) and rt.at[engine, col] == fmt(s["r_per_op"], 2)
             assert rs.at[engine, col] == fmt(s["r_per_s"], 0)
     # by hand (test_process): c1 r/s 6.25 at 500 and 1000 tps; c2 r/s 2 at 1000 and 2000 tps
     assert rt.at["wiredtiger", "1 client"] == "0.01" and rt.at["rocksdb", "1 client"] == "0.01"  # 0.0125, 0.00625
@@ -349,3 +350,23 @@ def test_chart_subtitles_stay_short():
     lines = charts.wrap(long)
     assert all(len(x) <= charts.SUBTITLE_CHARS for x in lines) and " ".join(lines) == long
     assert charts.wrap("x" * 200)[0].endswith("…")
+
+
+def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
+    from engbench.report import data, tables
+    raw = tmp_path / "raw"
+    dirs = make_runs(raw, engines={k: ENGINES[k] for k in ("wiredtiger", "rocksdb")})
+    d = dirs[1]  # rocksdb: the driver warned
+    for f in (d / "driver" / "summary.json", d / "manifest.json", d / "driver", d):
+        f.chmod(0o755 if f.is_dir() else 0o644)
+    _patch_json(d / "driver" / "summary.json", lambda s: s.update(warnings=["load window not recorded"]))
+    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    proc = data.load_processed(tmp_path / "processed")
+    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exp, proc["latency"])}
+    assert tabs["per_insert"].caption.endswith(" Warnings — rocksdb: driver: load window not recorded.")
+    assert "Warnings" not in tabs["p99"].caption  # said once per experiment's per-op tables, not on p99
+    # iibench here reads nothing: read amp is NA in every row, and the RUM table says why
+    assert tabs["rum"].printed["read amp (×)"].tolist() == ["NA", "NA"]
+    assert tabs["rum"].caption.endswith(" NA — every configuration: read amp: no logical bytes read "
+                                        "(nothing to divide by).")

@@ -3,23 +3,34 @@
 One run: the iostat rows of the data device (manifest hardware.data_device.name, exact match)
 and the vmstat rows are trimmed to the measured client window [client.measured_start_unix_s,
 client.end_unix_s] of driver/summary.json; q = operations in that window / client.measured_seconds.
-An "operation" is a document for the workloads that count documents (iibench, fillseq: the
-items of their requests) and a request (transaction) otherwise; ``per_batch`` figures are per
-request of params.batch documents.
+What an "operation" is comes from engbench.workloads (op_unit: a document for iibench, fillseq and
+bulk-insert — the items of their inserts —, a transaction for sysbench-update and linkbench — a
+request of their main op —, a request for cache-pollution's hot reads); each workload reports its
+own bases (per_op always; per_200k and per_batch — per request of params.batch documents — for the
+document workloads, NaN otherwise). Requests, items and logical bytes are summed over the ops that
+do not repeat others (workloads.run_totals).
+
+Warnings (runs.warnings, "; "-joined): the driver's own (summary.json "warnings", prefixed
+"driver: "; a summary without the list has none), the manifest's capture_warnings (a capture tool
+that was not available, prefixed "capture: "), and a capture that misses part of the client
+window beyond its inherent partial first and last seconds (normalize.missed_seconds > 0).
+Amplifications that cannot be computed say why in runs.amp_notes (normalize.why_no_ratio).
 
 Tables (sorted rows, fixed CSV float format, no processing time written anywhere, so the same
 raw input gives byte-identical output):
   runs       one row per run (see RUNS_HEAD and the per-op columns)
-  latency    run_id, op, count, p50_us, p95_us, p99_us, p99_9_us, max_us (bucket UPPER bounds),
+  latency    run_id, op, count, p50_us, p95_us, p99_us, p999_us, max_us (bucket UPPER bounds),
              max_us_exact (max of intervals.csv latency_us_max)
   intervals  run_id, interval, op, t_start_unix_s, t_end_unix_s, warmup, requests, items,
              requests_per_s, items_per_s, latency_us_mean, latency_us_p99, latency_us_max,
              partial (shorter than half of params.report_interval_s: left out of rate_p* and of
              the rate charts; normalize.partial_intervals)
   steps      sysbench-update: one row per step of the sweep, iostat/vmstat over the step's window
-             (STEP_COLS; normalize.workloads.step_rows)
-  loads      runs whose summary has a load section: inserts, seconds, ips and, when the summary
-             gives the load's window, wKB/i, Mcpu/i, rss over it (LOAD_COLS)
+             (STEP_COLS; normalize.workloads.step_rows): q (tps), r_per_op (r/t), ...
+  loads      runs whose summary has a load section: inserts, seconds, q (ips) and, when the summary
+             gives the load's window, wkb_per_op (wKB/i), mcpu_per_op (Mcpu/i), rss over it (LOAD_COLS)
+  A metric has one column name in every table (q, <x>_per_op, p999_us); the source documents'
+  names (ips, tps, wKB/i, r/t, p99.9) are display labels of the report only.
   cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
              cold pass and hot scan times (CP_COLS)
   engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
@@ -34,43 +45,37 @@ import numpy as np
 import pandas as pd
 
 from . import normalize as nz
+from . import workloads as registry
 from .normalize import workloads as wl
 from .parsers import ParseError, parse_iostat, parse_vmstat
 from .parsers.iostat import since_boot_from_argv as iostat_since_boot
 from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from .parsers.vmstat import unit_from_argv
 
-# workload → main op whose items are the operations (None: items of all ops); other workloads count
-# requests of all ops. sysbench-update: "update" holds every step (update.c<N> repeat it per step);
-# cache-pollution: the hot point reads ("get"), not the one cold pass or the hot scan; linkbench:
-# "request" repeats every request once with items = 1, so its items are the transactions.
-ITEM_WORKLOADS = {"iibench": "insert", "fillseq": None, "bulk-insert": "insert", "sysbench-update": "update",
-                  "cache-pollution": "get", "linkbench": "request"}
-PER_N = 200_000
-COVERAGE_MIN = 0.99
+PER_N = registry.PER_N
 INCOMPLETE = {"failed", "interrupted", "running"}
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
 RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment", "seed", "ncpu", "device",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
              "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
-             "coverage", "warnings", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
+             "coverage", "warnings", "amp_notes", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
              "dkb_per_s", "cs_per_s", "us_sy"]
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
              "documents_inserted", "bytes_per_document"]
-LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p99_9_us", "max_us",
+LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
                  "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
                  "latency_us_p99", "latency_us_max", "partial"]
-STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "tps",
-             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage",
-             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_t", "rkb_per_t",
-             "wkb_per_t", "mcpu_per_t", "cs_per_t"]
-LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "ips", "window", "start_unix_s", "end_unix_s",
-             "nodes", "links", "counts", "rows", "coverage", "wkb_per_s", "us_sy", "wkb_per_i",
-             "mcpu_per_i", "rss_gb"]
+STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
+             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
+             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
+             "wkb_per_op", "mcpu_per_op", "cs_per_op"]
+LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
+             "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
+             "mcpu_per_op", "rss_gb"]
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
@@ -134,24 +139,24 @@ def process_run(run_dir) -> dict:
     hist = _csv(d / "driver" / "histograms.csv")
 
     workload = man.get("workload", summ.get("workload"))
+    spec = registry.get(workload)
     totals = summ.get("totals") or {}
-    requests = sum(int(t.get("requests", 0)) for t in totals.values())
-    items = sum(int(t.get("items", 0)) for t in totals.values())
-    if workload in ITEM_WORKLOADS:
-        main = ITEM_WORKLOADS[workload]
-        op_unit = "item"
-        ops = int(totals.get(main, {}).get("items", 0)) if main else items
-    else:
-        main, op_unit, ops = None, "request", requests
+    tot = registry.run_totals(workload, totals)
+    main, op_unit, ops = spec.main_op, spec.unit.name, registry.count_ops(workload, totals)
     q = nz.rate(ops, seconds)
 
     io_w = nz.trim_to_window(io, start, end)
     vm_w = nz.trim_to_window(vm, start, end)
     cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
-    notes = []
-    for name, cov in (("iostat", cov_io), ("vmstat", cov_vm)):
-        if cov < COVERAGE_MIN:
-            notes.append(f"{name} covers {cov:.1%} of the client window")
+    notes = ([f"driver: {w}" for w in summ.get("warnings") or []]
+             + [f"capture: {w}" for w in man.get("capture_warnings") or []])
+    for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
+        missed = nz.missed_seconds(frame, start, end)
+        if not len(frame):
+            notes.append(f"no {name} sample in the client window ({seconds:.2f} s)")
+        elif missed > 0:
+            notes.append(f"{name} covers {cov:.1%} of the client window "
+                         f"(misses {missed:.1f} s beyond its partial first and last seconds)")
     for note in notes:
         warnings.warn(f"{run_id}: {note}", stacklevel=2)
 
@@ -161,7 +166,7 @@ def process_run(run_dir) -> dict:
            "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
            "window_start_unix_s": float(start), "window_end_unix_s": float(end),
            "seconds": float(seconds), "op_unit": op_unit, "ops": ops, "q": q,
-           "requests": requests, "items": items, "n_iostat": len(io_w), "n_vmstat": len(vm_w),
+           "requests": tot["requests"], "items": tot["items"], "n_iostat": len(io_w), "n_vmstat": len(vm_w),
            "coverage_iostat": cov_io, "coverage_vmstat": cov_vm, "coverage": min(cov_io, cov_vm),
            "warnings": "; ".join(notes)}
     for k in ("r", "rkb", "w", "wkb", "d", "dkb"):
@@ -176,13 +181,11 @@ def process_run(run_dir) -> dict:
     per["cpu_us"] = nz.cpu_us_per_op(row["us_sy"], int(ncpu), q)
     per["driver_cpu_us"] = nz.process_cpu_us_per_op(proc, start, end, ops)
     params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
-    batch = params.get("batch")
-    for k in METRICS:
-        row[f"{k}_per_op"] = per[k]
-    for k in METRICS:
-        row[f"{k}_per_200k"] = nz.per_n(per[k], PER_N)
-    for k in METRICS:
-        row[f"{k}_per_batch"] = nz.per_n(per[k], batch) if batch else np.nan
+    basis_n = {"op": 1, "200k": PER_N, "batch": params.get("batch")}
+    for b, (suffix, _) in registry.BASES.items():
+        n = basis_n[b] if b in spec.bases else None
+        for k in METRICS:
+            row[f"{k}_{suffix}"] = nz.per_n(per[k], n) if n else np.nan
 
     disk = summ.get("disk") or {}
     dp = summ.get("driver_process") or {}
@@ -192,12 +195,19 @@ def process_run(run_dir) -> dict:
     row["rss_gb"] = rss if rss == rss else nz.gib(dp.get("max_rss_bytes"))
     row["device_bytes_read"] = row["rkb_per_s"] * 1024 * seconds
     row["device_bytes_written"] = row["wkb_per_s"] * 1024 * seconds
-    row["logical_bytes_read"] = sum(int(t.get("logical_bytes_read", 0)) for t in totals.values())
-    row["logical_bytes_written"] = sum(int(t.get("logical_bytes_written", 0)) for t in totals.values())
+    row["logical_bytes_read"] = tot["logical_bytes_read"] if totals else None
+    row["logical_bytes_written"] = tot["logical_bytes_written"] if totals else None
     row["logical_bytes_stored"] = summ.get("logical_bytes_stored")
     row["read_amp"] = nz.read_amplification(row["device_bytes_read"], row["logical_bytes_read"])
     row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
     row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
+    row["amp_notes"] = "; ".join(filter(None, (
+        nz.why_no_ratio("read amp", row["device_bytes_read"], row["logical_bytes_read"],
+                        "device bytes read (no iostat sample in the window)", "logical bytes read"),
+        nz.why_no_ratio("write amp", row["device_bytes_written"], row["logical_bytes_written"],
+                        "device bytes written (no iostat sample in the window)", "logical bytes written"),
+        nz.why_no_ratio("space amp", disk.get("allocated_bytes"), row["logical_bytes_stored"],
+                        "allocated bytes on disk (summary disk)", "logical bytes stored"))))
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 
@@ -206,8 +216,7 @@ def process_run(run_dir) -> dict:
     measured = ivl[ivl["warmup"].astype(int) == 0] if "warmup" in ivl else ivl
     sel = measured if main is None else measured[measured["op"] == main]
     sel = sel[~sel["partial"]]
-    unit_col = "items" if op_unit == "item" else "requests"
-    per_ivl = sel.groupby("interval").agg(n=(unit_col, "sum"), t0=("t_start_unix_s", "min"),
+    per_ivl = sel.groupby("interval").agg(n=(spec.unit.counts, "sum"), t0=("t_start_unix_s", "min"),
                                           t1=("t_end_unix_s", "max"))
     rates = per_ivl["n"] / (per_ivl["t1"] - per_ivl["t0"])
     for k, v in nz.throughput_percentiles(rates.to_numpy()).items():
@@ -248,7 +257,7 @@ def _latency(run_id, hist, measured):
         m = measured.loc[measured["op"] == op, "latency_us_max"]
         p = nz.latency_percentiles(hist[hist["op"] == op], exact_max=float(m.max()) if len(m) else None)
         rows.append({"run_id": run_id, "op": op, "count": p["count"], "p50_us": p["p50"],
-                     "p95_us": p["p95"], "p99_us": p["p99"], "p99_9_us": p["p99.9"],
+                     "p95_us": p["p95"], "p99_us": p["p99"], "p999_us": p["p999"],
                      "max_us": p["max"], "max_us_exact": float(m.max()) if len(m) else np.nan})
     return pd.DataFrame(rows, columns=LATENCY_COLS)
 
@@ -296,7 +305,7 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
         for name in EXTRA_TABLES:
             if len(got[name]):
                 extra[name].append(got[name])
-    per_cols = [f"{k}_{b}" for b in ("per_op", "per_200k", "per_batch") for k in METRICS]
+    per_cols = [f"{k}_{suffix}" for suffix, _ in registry.BASES.values() for k in METRICS]
     runs = pd.DataFrame(rows)
     pk = sorted(c for c in runs.columns if c.startswith(("param.", "knob.")))
     runs = runs.reindex(columns=RUNS_HEAD + per_cols + RUNS_TAIL + pk)

@@ -7,21 +7,24 @@ from __future__ import annotations
 import numpy as np
 
 from .perop import mcpu_per_op, rate, rate_per_op
-from .windows import coverage, trim_to_window
+from .windows import coverage, missed_seconds, trim_to_window
 
 IOSTAT = ("r", "rkb", "w", "wkb", "d", "dkb")
 
 
 def window_costs(io, vm, start: float, end: float, ops: float) -> dict:
-    """{n_iostat, n_vmstat, coverage_iostat, coverage_vmstat, coverage, q, <x>_per_s (x in
+    """{n_iostat, n_vmstat, coverage_iostat, coverage_vmstat, coverage, missed_s, q, <x>_per_s (x in
     r, rkb, w, wkb, d, dkb: iostat means), cs_per_s, us_sy (vmstat means), <x>_per_op,
     cs_per_op, mcpu_per_op} over [start, end] with ``ops`` operations completed in it:
 
         q = ops / (end − start);  x/op = mean(x/s over the window) / q;  Mcpu/op = mean(us+sy) × 1e6 / q
 
+    missed_s = the larger of windows.missed_seconds of the two captures: > 0 when a capture misses
+    part of the window beyond its partial edge seconds.
     An empty or inverted window (a step that did not run) gives NaN everywhere and coverage 0."""
-    out = {"n_iostat": 0, "n_vmstat": 0, "coverage_iostat": 0.0, "coverage_vmstat": 0.0, "coverage": 0.0}
     nan = float("nan")
+    out = {"n_iostat": 0, "n_vmstat": 0, "coverage_iostat": 0.0, "coverage_vmstat": 0.0, "coverage": 0.0,
+           "missed_s": nan}
     if start is None or end is None or not end > start:
         out["q"] = nan
         for k in IOSTAT:
@@ -32,7 +35,8 @@ def window_costs(io, vm, start: float, end: float, ops: float) -> dict:
     cov_io, cov_vm = coverage(io_w, start, end), coverage(vm_w, start, end)
     q = rate(ops, end - start)
     out.update(n_iostat=len(io_w), n_vmstat=len(vm_w), coverage_iostat=cov_io,
-               coverage_vmstat=cov_vm, coverage=min(cov_io, cov_vm), q=q)
+               coverage_vmstat=cov_vm, coverage=min(cov_io, cov_vm), q=q,
+               missed_s=max(missed_seconds(io_w, start, end), missed_seconds(vm_w, start, end)))
     for k in IOSTAT:
         out[f"{k}_per_s"] = float(io_w[f"{k}_per_s"].mean()) if len(io_w) else np.nan
         out[f"{k}_per_op"] = rate_per_op(out[f"{k}_per_s"], q)

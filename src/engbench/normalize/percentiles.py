@@ -6,6 +6,12 @@ import numpy as np
 import pandas as pd
 
 LATENCY_PCTS = (50, 95, 99, 99.9)
+
+
+def pct_key(p) -> str:
+    """The one spelling of a percentile, as the driver's summary.json latency_us writes it:
+    p50, p99, p999 (99.9). "p99.9" is only ever a display label."""
+    return "p" + f"{p:g}".replace(".", "")
 THROUGHPUT_PCTS = (50, 75, 90, 95, 99)
 
 
@@ -19,13 +25,13 @@ def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS, exact_max: float 
     at `exact_max` when the exact maximum is known. This is the driver's own convention
     (summary.json latency_us), so both agree. The bucket bounds make this an over-estimate by at
     most one bucket width (≥ 2 significant digits in the driver). ``max`` is the inclusive upper
-    bound of the highest non-empty bucket (or `exact_max`). Keys: p50, p95, p99, p99.9, max,
+    bound of the highest non-empty bucket (or `exact_max`). Keys: p50, p95, p99, p999, max,
     count. All NaN when the histogram is empty."""
     h = hist[hist["count"] > 0].sort_values("hi_us")
     n = int(h["count"].sum())
     out = {"count": n}
     if n == 0:
-        out.update({f"p{p:g}": float("nan") for p in pcts})
+        out.update({pct_key(p): float("nan") for p in pcts})
         out["max"] = float("nan")
         return out
     cum = h["count"].cumsum().to_numpy()
@@ -34,7 +40,7 @@ def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS, exact_max: float 
         hi = np.minimum(hi, exact_max)
     for p in pcts:
         rank = max(1, math.ceil(p / 100 * n - 1e-9))
-        out[f"p{p:g}"] = float(hi[np.searchsorted(cum, rank, side="left")])
+        out[pct_key(p)] = float(hi[np.searchsorted(cum, rank, side="left")])
     out["max"] = float(hi[-1])
     return out
 

@@ -23,3 +23,18 @@ def write_amplification(device_bytes_written, logical_bytes_written) -> float:
 def space_amplification(bytes_on_disk, logical_bytes_stored) -> float:
     """space amp = bytes on disk (allocated, du) / logical bytes stored (live documents)."""
     return _ratio(bytes_on_disk, logical_bytes_stored)
+
+
+def why_no_ratio(name: str, measured, logical, measured_what: str, logical_what: str) -> str:
+    """Why ``name`` (read amp, write amp, space amp) = measured / logical is NaN, or "" when it is
+    a number: the logical bytes are unknown (not recorded), 0 (nothing to divide by: e.g. a
+    workload that reads nothing has no read amplification), or the measured bytes are unknown."""
+    def na(v):
+        return v is None or v != v
+    if na(logical):
+        return f"{name}: {logical_what} not recorded"
+    if logical <= 0:
+        return f"{name}: no {logical_what} (nothing to divide by)"
+    if na(measured):
+        return f"{name}: {measured_what} unknown"
+    return ""

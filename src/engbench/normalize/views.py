@@ -1,6 +1,11 @@
-"""The processed `runs` table shown in the source documents' columns and units."""
+"""The processed `runs` table shown in the source documents' columns and units. Which views a
+run gets follows its workload's operation unit (engbench.workloads): documents get the iibench
+tables (per insert, per 200k inserts, per request of `batch` documents), transactions the
+per-transaction table (tps, r/t, rKB/t, wKB/t, Mcpu/t), requests the same per request."""
 
 import pandas as pd
+
+from .. import workloads as registry
 
 # (printed header, runs column) per table kind
 IIBENCH = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),
@@ -9,8 +14,25 @@ IIBENCH_200K = [("vm.cs", "cs_per_200k"), ("vm.us+sy", "mcpu_per_op"),
                 ("io.kBw", "wkb_per_200k"), ("io.kBr", "rkb_per_200k"), ("io.r", "r_per_200k")]
 IIBENCH_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
                  ("io.kBw", "wkb_per_batch"), ("io.kBr", "rkb_per_batch"), ("io.r", "r_per_batch")]
-TXN = [("tps", "q"), ("r/t", "r_per_op"), ("rKB/t", "rkb_per_op"), ("wKB/t", "wkb_per_op"),
-       ("Mcpu/t", "mcpu_per_op"), ("size", "size_gb"), ("rss", "rss_gb")]
+
+
+def per_op_columns(unit: registry.Unit) -> list:
+    """The per-transaction table's columns for ``unit``: rate (tps, rps), r/x, rKB/x, wKB/x,
+    Mcpu/x with x the unit's short name (t, req), size, rss."""
+    s = unit.short
+    return [(unit.rate, "q"), (f"r/{s}", "r_per_op"), (f"rKB/{s}", "rkb_per_op"),
+            (f"wKB/{s}", "wkb_per_op"), (f"Mcpu/{s}", "mcpu_per_op"), ("size", "size_gb"),
+            ("rss", "rss_gb")]
+
+
+TXN = per_op_columns(registry.TRANSACTION)
+REQ = per_op_columns(registry.REQUEST)
+# kind → (title, columns); the report's tables (engbench.report.tables) use the same kinds
+KINDS = {"per_insert": ("per insert (document)", IIBENCH), "per_200k": ("per 200k inserts", IIBENCH_200K),
+         "per_batch": ("per request of `batch` inserts", IIBENCH_BATCH),
+         "per_txn": ("per transaction", TXN), "per_request": ("per request", REQ)}
+UNIT_VIEWS = {"document": ("per_insert", "per_200k", "per_batch"), "transaction": ("per_txn",),
+              "request": ("per_request",)}
 
 
 def _view(runs, cols):
@@ -21,19 +43,18 @@ def _view(runs, cols):
 
 
 def source_views(runs: pd.DataFrame) -> dict:
-    """{title: frame} — iibench runs as the iibench tables (ips, wKB/i, Mcpu/i, size, rss; per
-    200k inserts: vm.cs, vm.us+sy (= Mcpu/i, the documents' "(us+sy) x 1M normalized"), io.kBw,
-    io.kBr, io.r; and the same per request of `batch` documents, the basis whose magnitudes the
-    published per-200k table matches), other workloads as the per-transaction tables."""
+    """{title: frame} — the runs of each operation unit (runs.op_unit) in that unit's views:
+    documents as the iibench tables (ips, wKB/i, Mcpu/i, size, rss; per 200k inserts: vm.cs,
+    vm.us+sy (= Mcpu/i, the documents' "(us+sy) x 1M normalized"), io.kBw, io.kBr, io.r; and the
+    same per request of `batch` documents, the basis whose magnitudes the published per-200k
+    table matches), transactions and requests as the per-transaction table."""
     out = {}
-    item = runs[runs["op_unit"] == "item"]
-    other = runs[runs["op_unit"] != "item"]
-    if len(item):
-        out["per insert (document)"] = _view(item, IIBENCH)
-        out["per 200k inserts"] = _view(item, IIBENCH_200K)
-        out["per request of `batch` inserts"] = _view(item, IIBENCH_BATCH)
-    if len(other):
-        out["per transaction (request)"] = _view(other, TXN)
+    for unit, kinds in UNIT_VIEWS.items():
+        sub = runs[runs["op_unit"] == unit]
+        if len(sub):
+            for kind in kinds:
+                title, cols = KINDS[kind]
+                out[title] = _view(sub, cols)
     return out
 
 

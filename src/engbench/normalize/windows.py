@@ -46,3 +46,27 @@ def coverage(frame: pd.DataFrame, start: float, end: float, interval_s: float = 
     prev_hi = np.concatenate([[start], np.maximum.accumulate(hi)[:-1]])
     covered = np.clip(hi - np.maximum(lo, prev_hi), 0, None).sum()
     return float(covered / (end - start))
+
+
+def missed_seconds(frame: pd.DataFrame, start: float, end: float, interval_s: float = 1.0) -> float:
+    """Seconds of the window that the capture misses beyond its inherent partial edges.
+
+    A capture prints a sample per interval_s on its own grid, which the window's bounds do not
+    follow: trim_to_window drops a sample whose interval is mostly outside the window, so up to
+    half an interval at the start (the first partial second) and at the end of the window is
+    never covered, whatever the capture. What counts is the window's interior, one interval in
+    from each bound:
+
+        missed = (1 − coverage(frame, start + interval_s, end − interval_s)) × (end − start − 2·interval_s)
+
+    0 when the interior is empty (a window of at most 2 intervals), except that a frame without
+    any sample misses the whole window (end − start). > 0 means the capture started late,
+    stopped early or lost a sample inside the window."""
+    if end <= start:
+        raise ValueError(f"empty client window [{start}, {end}]")
+    if len(frame) == 0:
+        return float(end - start)
+    lo, hi = start + interval_s, end - interval_s
+    if hi <= lo:
+        return 0.0
+    return float((1 - coverage(frame, lo, hi, interval_s)) * (hi - lo))

@@ -28,12 +28,13 @@ SNAPSHOTS = ("before", "mid", "after")
 
 def step_rows(steps: list, io, vm) -> list[dict]:
     """One row per sysbench-update step: step (name), clients, its window, seconds, requests,
-    tps, ran, and window_costs over [start_unix_s, end_unix_s] with ops = the step's requests:
+    q (tps), ran, and window_costs over [start_unix_s, end_unix_s] with ops = the step's requests,
+    in the runs table's spelling (q, r_per_op, ...; an op is one update, a transaction):
 
-        tps = requests / seconds (the driver's requests_per_s);  r/t = mean(iostat r/s) / tps
+        q = tps = requests / seconds (the driver's requests_per_s);  r_per_op = r/t = mean(iostat r/s) / tps
 
-    — the source document's "disk reads per update" — and likewise rKB/t, wKB/t, cs/t, and
-    Mcpu/t = mean(vmstat us+sy) × 1e6 / tps."""
+    — the source document's "disk reads per update" — and likewise rkb_per_op, wkb_per_op,
+    cs_per_op, and mcpu_per_op = Mcpu/t = mean(vmstat us+sy) × 1e6 / tps."""
     rows = []
     for s in steps or []:
         start, end = s.get("start_unix_s"), s.get("end_unix_s")
@@ -50,14 +51,14 @@ def step_rows(steps: list, io, vm) -> list[dict]:
         rows.append({
             "step": s.get("name"), "clients": int(s.get("clients") or 0),
             "start_unix_s": start, "end_unix_s": end, "seconds": seconds, "requests": requests,
-            "tps": c_tps, "ran": bool(s.get("ran", True)),
+            "q": c_tps, "ran": bool(s.get("ran", True)),
             "n_iostat": c["n_iostat"], "n_vmstat": c["n_vmstat"], "coverage_iostat": c["coverage_iostat"],
-            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"],
+            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"], "missed_s": c["missed_s"],
             "r_per_s": c["r_per_s"], "rkb_per_s": c["rkb_per_s"], "wkb_per_s": c["wkb_per_s"],
             "cs_per_s": c["cs_per_s"], "us_sy": c["us_sy"],
-            "r_per_t": per["r"], "rkb_per_t": per["rkb"], "wkb_per_t": per["wkb"],
-            "mcpu_per_t": c["us_sy"] * 1e6 / c_tps if c_tps else math.nan,
-            "cs_per_t": c["cs_per_s"] / c_tps if c_tps else math.nan})
+            "r_per_op": per["r"], "rkb_per_op": per["rkb"], "wkb_per_op": per["wkb"],
+            "mcpu_per_op": c["us_sy"] * 1e6 / c_tps if c_tps else math.nan,
+            "cs_per_op": c["cs_per_s"] / c_tps if c_tps else math.nan})
     return rows
 
 
@@ -74,9 +75,9 @@ def load_inserts(workload: str, load: dict) -> int | None:
 
 
 def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
-    """The load phase as a row: inserts, seconds, ips = inserts / seconds, and — only when the
-    summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it (wKB/i,
-    Mcpu/i, coverage) and the max RSS sampled in it. Without a window those are NaN and
+    """The load phase as a row: inserts, seconds, q = ips = inserts / seconds, and — only when the
+    summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it
+    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage, missed_s) and the max RSS sampled in it. Without a window those are NaN and
     ``window`` is False. None when there is no load section."""
     if not load:
         return None
@@ -88,12 +89,12 @@ def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
     ips = inserts / seconds if inserts is not None and seconds else math.nan
     has_window = start is not None and end is not None and end > start
     c = window_costs(io, vm, start, end, inserts or 0) if has_window else window_costs(io, vm, None, None, 0)
-    return {"inserts": inserts, "seconds": seconds, "ips": ips, "window": has_window,
+    return {"inserts": inserts, "seconds": seconds, "q": ips, "window": has_window,
             "start_unix_s": start, "end_unix_s": end, "nodes": load.get("nodes"),
             "links": load.get("links"), "counts": load.get("counts"), "rows": load.get("rows"),
-            "coverage": c["coverage"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
-            "wkb_per_i": c["wkb_per_s"] / ips if has_window and ips else math.nan,
-            "mcpu_per_i": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
+            "coverage": c["coverage"], "missed_s": c["missed_s"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
+            "wkb_per_op": c["wkb_per_s"] / ips if has_window and ips else math.nan,
+            "mcpu_per_op": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
             "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan}
 
 

@@ -12,12 +12,12 @@ import re
 import altair as alt
 import pandas as pd
 
-from ..process import ITEM_WORKLOADS
+from .. import workloads as registry
 from . import theme
 
-PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p99_9_us")]
-COSTS = [("KB written / op", "wkb_per_op"), ("KB read / op", "rkb_per_op"),
-         ("CPU µs / op", "cpu_us_per_op"), ("context switches / op", "cs_per_op")]
+PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p999_us")]  # (label, column)
+COSTS = [("KB written", "wkb_per_op"), ("KB read", "rkb_per_op"),
+         ("CPU µs", "cpu_us_per_op"), ("context switches", "cs_per_op")]  # each "/ <one op of the unit>"
 AMPS = [("read", "read_amp"), ("write", "write_amp"), ("space", "space_amp")]
 RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the workload's documents "
                "hold; 1 = exactly as many.")
@@ -54,10 +54,6 @@ def _color(exp, title="engine"):
                      sort=exp.configs)
 
 
-def _unit(exp):
-    return ("documents", "items_per_s") if exp.op_unit == "item" else ("requests", "requests_per_s")
-
-
 def insert_rate(exp, intervals: pd.DataFrame, machine: str):
     """Operations per second over time since each run's first measured interval (the iibench
     curve: a B-tree's insert rate falls once its indexes outgrow the cache). One line per run.
@@ -67,25 +63,23 @@ def insert_rate(exp, intervals: pd.DataFrame, machine: str):
         ivl = ivl[~ivl["partial"].astype(bool)]
     if ivl.empty:
         return None
-    # the op whose items the workload counts (sysbench's update.c<N> and linkbench's per-type
-    # ops repeat requests of the main op: summing every op would count them twice)
-    main_op = ITEM_WORKLOADS.get(exp.workload)
-    if main_op:
-        ivl = ivl[ivl["op"] == main_op]
+    # the op whose requests or items the workload counts (sysbench's update.c<N> and linkbench's
+    # per-type ops repeat requests of the main op: summing every op would count them twice)
+    spec = registry.get(exp.workload)
+    if spec.main_op:
+        ivl = ivl[ivl["op"] == spec.main_op]
     if ivl.empty:
         return None
-    unit, col = _unit(exp)
     agg = ivl.groupby(["run_id", "interval"], sort=True).agg(
-        t0=("t_start_unix_s", "min"), t1=("t_end_unix_s", "max"), n=(col.split("_per")[0], "sum"))
+        t0=("t_start_unix_s", "min"), t1=("t_end_unix_s", "max"), n=(spec.unit.counts, "sum"))
     agg = agg.reset_index()
     agg["rate"] = agg["n"] / (agg["t1"] - agg["t0"])
     agg["t"] = (agg["t0"] + agg["t1"]) / 2 - agg.groupby("run_id")["t0"].transform("min")
     agg = agg.merge(exp.runs[["run_id", "config"]], on="run_id")[["run_id", "config", "t", "rate"]]
-    what = f"{main_op or 'operation'}s per second"
-    return alt.Chart(agg, title=_title(what.capitalize(), exp.workload, machine, len(exp.runs),
+    return alt.Chart(agg, title=_title(spec.rate_title, exp.workload, machine, len(exp.runs),
                                        exp.title)).mark_line().encode(
         x=alt.X("t:Q", title="seconds since the measured start (interval midpoints)"),
-        y=alt.Y("rate:Q", title=f"{unit} per second"),
+        y=alt.Y("rate:Q", title=f"{spec.unit.plural} per second ({spec.unit.rate})"),
         color=_color(exp), detail="run_id:N",
         tooltip=["config:N", "run_id:N", "t:Q", alt.Tooltip("rate:Q", format=",.0f")],
     ).properties(width=460, height=240)
@@ -94,8 +88,10 @@ def insert_rate(exp, intervals: pd.DataFrame, machine: str):
 def per_op_costs(exp, machine: str):
     """Small multiples: KB written, KB read, CPU µs and context switches per operation; a bar per
     engine (mean of its runs) and a tick per run."""
+    spec = registry.get(exp.workload)
+    labels = [f"{label} / {spec.unit.per}" for label, _ in COSTS]
     rows = []
-    for label, col in COSTS:
+    for (_, col), label in zip(COSTS, labels):
         for r in exp.runs.itertuples(index=False):
             v = getattr(r, col)
             if v == v:
@@ -103,14 +99,13 @@ def per_op_costs(exp, machine: str):
     if not rows:
         return None
     long = pd.DataFrame(rows)
-    op = "insert (document)" if exp.op_unit == "item" else "transaction (request)"
     base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=exp.configs,
                                       axis=alt.Axis(labelAngle=-30)))
     bars = base.mark_bar().encode(y=alt.Y("mean(value):Q", title=None), color=_color(exp))
     ticks = base.mark_tick(color="black", thickness=1.5).encode(y="value:Q")
     return alt.layer(bars, ticks, data=long).properties(width=150, height=170).facet(
-        column=alt.Column("metric:N", title=None, sort=[c for c, _ in COSTS]),
-        title=_title(f"Cost per {op}", exp.workload, machine, len(exp.runs),
+        column=alt.Column("metric:N", title=None, sort=labels),
+        title=_title(f"Cost per {spec.op_label}", exp.workload, machine, len(exp.runs),
                      "bar: mean of the runs, tick: one run"),
     ).resolve_scale(y="independent")
 
@@ -196,9 +191,10 @@ def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
         return None
     sub["x"] = sub[column].astype(str)
     order = sorted(sub["x"].unique(), key=_sort_key)
-    rate = "inserts/s" if (sub["op_unit"] == "item").all() else "operations/s"
+    unit = registry.get(workload).unit
+    rate, written = unit.rate_unit, f"KB written / {unit.per}"
     long = pd.concat([sub.assign(metric=rate, value=sub["q"]),
-                      sub.assign(metric="KB written / op", value=sub["wkb_per_op"])])
+                      sub.assign(metric=written, value=sub["wkb_per_op"])])
     long = long[["run_id", "engine", "x", "metric", "value"]].dropna(subset=["value"])
     engines = sorted(sub["engine"].unique())
     name = column.split(".", 1)[1]
@@ -207,7 +203,7 @@ def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
     lines = base.mark_line(point=True).encode(y=alt.Y("mean(value):Q", title=None))
     pts = base.mark_point(opacity=0.4, filled=False).encode(y="value:Q")
     return alt.layer(lines, pts, data=long).properties(width=260, height=200).facet(
-        column=alt.Column("metric:N", title=None, sort=[rate, "KB written / op"]),
+        column=alt.Column("metric:N", title=None, sort=[rate, written]),
         title=_title(f"Sweep over {name}", workload, machine, len(sub)),
     ).resolve_scale(y="independent")
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import workloads as registry
+
 TABLES = ("runs", "latency", "intervals")
 OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats")  # empty when not processed
 
@@ -88,6 +90,11 @@ class Experiment:
             return self.name
         ps = ", ".join(f"{k}={v}" for k, v in sorted(self.params.items()))
         return f"{self.workload} ({ps})" if ps else self.workload
+
+    @property
+    def spec(self) -> registry.Workload:
+        """The workload's registry entry (unit, op name, tables): engbench.workloads."""
+        return registry.get(self.workload)
 
     @property
     def run_ids(self) -> list:

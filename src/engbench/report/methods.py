@@ -24,6 +24,8 @@ FORMULAS = [
     ("latency percentiles", nz.latency_percentiles),
     ("insert-rate percentiles", nz.throughput_percentiles),
     ("measured window", nz.trim_to_window),
+    ("capture gaps (runs.warnings)", nz.missed_seconds),
+    ("amplification not computed (runs.amp_notes)", nz.why_no_ratio),
     ("partial intervals", nz.partial_intervals),
     ("costs over a window (steps, load)", nz.window_costs),
     ("sysbench-update steps", wl.step_rows),
@@ -102,7 +104,8 @@ def facts(manifests: dict, runs) -> list[tuple[str, str]]:
 
 
 def run_rows(exps, manifests) -> list[dict]:
-    """One row per run: experiment, row label, run id, seed, knobs, start time."""
+    """One row per run: experiment, row label, run id, seed, knobs, start time, and its warnings
+    (runs.warnings: the driver's and capture gaps; "—" when none)."""
     rows = []
     for e in exps:
         for r in e.runs.itertuples(index=False):
@@ -110,7 +113,8 @@ def run_rows(exps, manifests) -> list[dict]:
             knobs = m.get("knobs") or {}
             rows.append({"experiment": e.key, "engine": r.config, "run_id": r.run_id,
                          "seed": r.seed, "started": m.get("started_utc") or "?",
-                         "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults"})
+                         "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults",
+                         "warnings": w if isinstance(w := getattr(r, "warnings", None), str) and w else "—"})
     return rows
 
 

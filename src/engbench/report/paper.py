@@ -23,6 +23,7 @@ import jinja2
 import mistune
 
 from .. import paths
+from .. import workloads as registry
 from . import charts, data, methods, prose, tables, workload_charts, workload_tables
 
 TEMPLATE = "paper.md.j2"
@@ -130,10 +131,11 @@ def _workload_tables(e, proc) -> tuple[list, str | None]:
 
 
 def sections(exps, proc, nums) -> list[dict]:
-    """One section per workload present, in prose.ORDER (then any other, by name): heading,
-    intro, its experiments, workload-level tables and sentences."""
-    present = sorted({e.workload for e in exps}, key=lambda w: (prose.ORDER.index(w) if w in prose.ORDER
-                                                               else len(prose.ORDER), w))
+    """One section per workload present, in workloads.ORDER (then any other, by name): heading,
+    intro (the registry's), its experiments, workload-level tables and sentences."""
+    order = registry.ORDER
+    present = sorted({e.workload for e in exps}, key=lambda w: (order.index(w) if w in order
+                                                               else len(order), w))
     out = []
     for w in present:
         wl_tabs, text = [], []
@@ -141,7 +143,7 @@ def sections(exps, proc, nums) -> list[dict]:
             t = workload_tables.read_once_table(proc["runs"], proc["cache_pollution"], proc["engine_stats"])
             wl_tabs = [t] if t is not None else []
             text = prose.read_once_sentences(proc["runs"], proc["cache_pollution"], nums)
-        out.append({"workload": w, "intro": prose.INTROS.get(w, ""), "tables": wl_tabs, "text": text,
+        out.append({"workload": w, "intro": registry.get(w).intro, "tables": wl_tabs, "text": text,
                     "exps": [e for e in exps if e.workload == w]})
     return out
 

@@ -8,30 +8,10 @@ import json
 
 import pandas as pd
 
+from .. import workloads as registry
 from .tables import fmt
 from .workload_tables import pct_change, with_config
 
-INTROS = {
-    "iibench": "The insert benchmark (iibench) inserts documents with secondary indexes whose keys "
-               "arrive in random order: a B-tree reads and writes a random leaf per index entry once "
-               "its indexes outgrow the cache, an LSM tree defers that work to merges.",
-    "fillseq": "fillseq inserts keys in ascending order: the cheapest case for every engine.",
-    "sysbench-update": "sysbench update_non_index/update_index updates rows picked at random by "
-                       "primary key, at a rising number of clients (one step per client count); "
-                       "disk reads per update is iostat r/s over a step's window divided by its "
-                       "updates per second.",
-    "bulk-insert": "Bulk insert loads small documents in unordered batches; the journal (log/WAL) "
-                   "and block compression knobs change how many bytes each document costs on disk.",
-    "linkbench": "LinkBench runs a social-graph mix of node and link reads and writes; one request is "
-                 "one transaction, and the p99 columns are update_node (un), get_node (gn), "
-                 "update_link (ul) and get_links_list (gll).",
-    "cache-pollution": "Cache pollution: a hot collection is read at random while a cold collection "
-                       "is passed once (a scan or an index build); read_once asks the engine not to "
-                       "keep the cold pages. The hot reads per second before, during and after the "
-                       "cold pass, the engine's cache statistics and the time of a full hot scan "
-                       "afterwards show how much of the hot set the cold pass pushed out.",
-}
-ORDER = ["iibench", "fillseq", "sysbench-update", "bulk-insert", "linkbench", "cache-pollution"]
 
 
 def _mean_by(frame, col, configs):
@@ -57,8 +37,8 @@ def experiment_sentences(exp, proc, n: dict) -> list[str]:
             c = int(st["clients"].max())
             at = st[st["clients"] == c]
             out.append(f"At {c} clients, updates per second: "
-                       f"{_list(n, f'{k}.steps.c{c}.tps', _mean_by(at, 'tps', exp.configs), 0)}.")
-            rt = _mean_by(at, "r_per_t", exp.configs)
+                       f"{_list(n, f'{k}.steps.c{c}.tps', _mean_by(at, 'q', exp.configs), 0)}.")
+            rt = _mean_by(at, "r_per_op", exp.configs)
             if rt:
                 out.append(f"Disk reads per update at {c} clients: {_list(n, f'{k}.steps.c{c}.r_per_t', rt, 2)}.")
     elif exp.workload == "linkbench":

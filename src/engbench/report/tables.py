@@ -19,22 +19,26 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from .. import workloads as registry
 from ..normalize import views
 
 # printed header → (unit, decimals rule); the runs column comes from normalize.views
 UNITS = {"ips": ("inserts/s", 0), "wKB/i": ("KB/insert", 2), "Mcpu/i": ("(us+sy)·1e6/ips", 0),
          "size": ("GB", 1), "rss": ("GB", 2), "vm.cs": ("cs/200k", 0),
          "vm.us+sy": ("(us+sy)·1e6/ips", 0), "io.kBw": ("KB/200k", 0), "io.kBr": ("KB/200k", "2|1"),
-         "io.r": ("reads/200k", "2|1"), "tps": ("txn/s", 0), "r/t": ("reads/txn", 2),
-         "rKB/t": ("KB/txn", 2), "wKB/t": ("KB/txn", 2), "Mcpu/t": ("(us+sy)·1e6/tps", 0),
+         "io.r": ("reads/200k", "2|1"),
          "read amp": ("×", 2), "write amp": ("×", 2), "space amp": ("×", 2)}
+for _u in (registry.TRANSACTION, registry.REQUEST):  # tps (txn/s), r/t (reads/txn), ...; rps, r/req ...
+    UNITS.update({_u.rate: (_u.rate_unit, 0), f"r/{_u.short}": (f"reads/{_u.per}", 2),
+                  f"rKB/{_u.short}": (f"KB/{_u.per}", 2), f"wKB/{_u.short}": (f"KB/{_u.per}", 2),
+                  f"Mcpu/{_u.short}": (f"(us+sy)·1e6/{_u.rate}", 0)})
 RUM = [("read amp", "read_amp"), ("write amp", "write_amp"), ("space amp", "space_amp")]
-KINDS = {  # kind → (title, columns, which runs)
-    "per_insert": ("per insert", views.IIBENCH, "item"),
-    "per_200k": ("per 200k inserts", views.IIBENCH_200K, "item"),
-    "per_txn": ("per transaction", views.TXN, "request"),
-    "rum": ("RUM amplification", RUM, None),
-}
+# kind → (title, columns): the per-operation views of normalize.views, and RUM; which kinds a
+# workload gets is its registry entry's `tables` (engbench.workloads)
+KINDS = {kind: (title, cols) for kind, (title, cols) in views.KINDS.items()}
+KINDS["rum"] = ("RUM amplification", RUM)
+# kind → the runs column whose notes its caption carries (per-operation tables: runs.warnings)
+NOTES = {"rum": "amp_notes", "query": "warnings", "p99": ""}
 
 
 def fmt(x, rule) -> str:
@@ -135,31 +139,38 @@ def _build(exp, kind, title, cols, rules, units) -> Table:
     mean_frame = pd.DataFrame(means, columns=["engine"] + [h for h, _ in cols]).set_index("engine")
     spread = any(int(r[1]) > 1 for r in rows)
     caption = (f"{len(exp.runs)} run(s); units in the headers."
-               + (" Repeated runs: mean (min–max) of n runs." if spread else ""))
+               + (" Repeated runs: mean (min–max) of n runs." if spread else "")
+               + run_notes(exp, NOTES.get(kind, "warnings" if kind in views.KINDS else "")))
     return Table(f"{exp.key}.{kind}", f"{exp.title} — {title}", caption, printed, mean_frame)
 
 
-# workload → the per-operation shapes that apply: documents inserted (iibench, fillseq,
-# bulk-insert) or transactions (a sysbench update, a cache-pollution hot read); linkbench's
-# per-transaction table is its query table (engbench.report.workload_tables)
-SHAPES = {"iibench": ("per_insert", "per_200k", "rum"), "fillseq": ("per_insert", "per_200k", "rum"),
-          "bulk-insert": ("per_insert", "rum"), "sysbench-update": ("per_txn", "rum"),
-          "cache-pollution": ("per_txn", "rum"), "linkbench": ("rum",)}
-
-
-def _kinds(exp):
-    if exp.workload in SHAPES:
-        return SHAPES[exp.workload]
-    return [k for k, (_, _, unit) in KINDS.items() if unit is None or exp.op_unit == unit]
+def run_notes(exp, column: str) -> str:
+    """The runs' notes in ``column`` (runs.warnings: the driver's warnings and capture gaps;
+    runs.amp_notes: why an amplification is NA), per configuration, for a table's caption; ""
+    when no run has any. Identical notes are said once: per configuration, or for all of them."""
+    if not column or column not in exp.runs:
+        return ""
+    by_cfg = {}
+    for cfg in exp.configs:
+        notes = [str(v) for v in exp.runs.loc[exp.runs["config"] == cfg, column]
+                 if isinstance(v, str) and v]
+        if notes:
+            by_cfg[cfg] = "; ".join(dict.fromkeys(notes))
+    if not by_cfg:
+        return ""
+    head = "Warnings" if column == "warnings" else "NA"
+    same = set(by_cfg.values())
+    if len(by_cfg) == len(exp.configs) > 1 and len(same) == 1:
+        return f" {head} — every configuration: {same.pop()}."
+    return f" {head} — " + " | ".join(f"{cfg}: {n}" for cfg, n in by_cfg.items()) + "."
 
 
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
-    """The absolute tables of one experiment, in the documents' shapes that apply to it."""
+    """The absolute tables of one experiment, in the documents' shapes that apply to it (its
+    workload's registry entry: engbench.workloads)."""
     out = []
-    kinds = _kinds(exp)
-    for kind, (title, cols, unit) in KINDS.items():
-        if kind not in kinds:
-            continue
+    for kind in registry.get(exp.workload).tables:
+        title, cols = KINDS[kind]
         rules = {h: UNITS[h][1] for h, _ in cols}
         units = {h: UNITS[h][0] for h, _ in cols}
         out.append(_build(exp, kind, title, cols, rules, units))

@@ -10,7 +10,7 @@ import pandas as pd
 from .charts import _color, _title
 from .workload_tables import with_config
 
-STEP_METRICS = [("tps", "updates per second (tps)"), ("r_per_t", "disk reads per update (r/t)")]
+STEP_METRICS = [("q", "updates per second (tps)"), ("r_per_op", "disk reads per update (r/t)")]
 PHASES = [("before", "before the cold pass"), ("during", "during"), ("after", "after")]
 
 

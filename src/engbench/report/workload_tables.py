@@ -21,15 +21,15 @@ import json
 
 import pandas as pd
 
-from ..process import COVERAGE_MIN
-from .tables import Table, _build, _cell, fmt
+from ..normalize import views
+from .tables import UNITS, Table, _build, _cell, fmt
 
-STEP_WIDE = [("tps", "tps", 0, "updates per second (tps)"),
+STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),
              ("r_per_s", "iostat_r", 0, "iostat reads per second"),
-             ("r_per_t", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
-STEP_LONG = [("tps", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
-             ("wkb_per_s", "wKB/s", 0), ("r_per_t", "r/t", 2), ("rkb_per_t", "rKB/t", 2),
-             ("wkb_per_t", "wKB/t", 2), ("mcpu_per_t", "Mcpu/t", 0), ("cs_per_t", "cs/t", 2),
+             ("r_per_op", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
+STEP_LONG = [("q", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
+             ("wkb_per_s", "wKB/s", 0), ("r_per_op", "r/t", 2), ("rkb_per_op", "rKB/t", 2),
+             ("wkb_per_op", "wKB/t", 2), ("mcpu_per_op", "Mcpu/t", 0), ("cs_per_op", "cs/t", 2),
              ("coverage", "coverage", 2)]
 LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
 JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
@@ -79,10 +79,10 @@ def sysbench_tables(exp, steps) -> list[Table]:
         return []
     st = st[st["ran"].astype(bool)]
     clients = sorted(int(c) for c in st["clients"].unique())
-    low = st[st["coverage"] < COVERAGE_MIN]
-    note = (f" {len(low)} of {len(st)} step windows are covered less than {COVERAGE_MIN:.0%} by the "
-            "captures (NA: no sample inside the window); their iostat figures are less certain."
-            if len(low) else "")
+    low = st[st["missed_s"] > 0]
+    note = (f" The captures miss part of {len(low)} of {len(st)} step windows beyond their partial "
+            "first and last seconds (NA: no sample inside the window); their iostat figures are "
+            "less certain." if len(low) else "")
     out = []
     for col, kind, rule, title in STEP_WIDE:
         rows = []
@@ -114,11 +114,9 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000
     runs = exp.runs.merge(wide.add_prefix("p99.").reset_index(), on="run_id", how="left")
     sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
-    cols = [("tps", "q"), ("r/t", "r_per_op"), ("rKB/t", "rkb_per_op"), ("wKB/t", "wkb_per_op"),
-            ("Mcpu/t", "mcpu_per_op"), ("size", "size_gb"), ("rss", "rss_gb")]
-    rules = {"tps": 0, "r/t": 2, "rKB/t": 2, "wKB/t": 2, "Mcpu/t": 0, "size": 1, "rss": 2}
-    units = {"tps": "txn/s", "r/t": "reads/txn", "rKB/t": "KB/txn", "wKB/t": "KB/txn",
-             "Mcpu/t": "(us+sy)·1e6/tps", "size": "GB", "rss": "GB"}
+    cols = list(views.TXN)  # the per-transaction table, then the p99 of four operations
+    rules = {h: UNITS[h][1] for h, _ in cols}
+    units = {h: UNITS[h][0] for h, _ in cols}
     for short, op in LINK_OPS:
         cols.append((f"p99 {short}", f"p99.{op}"))
         rules[f"p99 {short}"], units[f"p99 {short}"] = "ms", "ms"
@@ -126,12 +124,12 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     ld = with_config(loads, exp)
     if ld.empty:
         return out, "The runs record no load phase."
-    usable = ld[ld["window"].astype(bool) & (ld["coverage"] >= COVERAGE_MIN)]
+    usable = ld[ld["window"].astype(bool) & (ld["missed_s"] == 0)]
     if len(usable) < len(ld):
         why = ("the driver's summary gives the load's duration but not its window"
                if not ld["window"].astype(bool).any() else
-               f"the captures cover less than {COVERAGE_MIN:.0%} of some load windows")
-        ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'ips'].mean(), 0)}"
+               "the captures miss part of some load windows beyond their partial edge seconds")
+        ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'q'].mean(), 0)}"
                         for cfg in exp.configs if (ld["config"] == cfg).any())
         return out, (f"No load table (ips, wKB/i, Mcpu/i, size, rss): {why}, so its device and CPU "
                      f"costs cannot be told apart from the rest of the run. Load rate (nodes + "
@@ -139,8 +137,8 @@ def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     rows = []
     for cfg in exp.configs:
         g = usable[usable["config"] == cfg]
-        rows.append([cfg, str(len(g)), (*_stat(g["ips"].tolist()), 0), (*_stat(g["wkb_per_i"].tolist()), 2),
-                     (*_stat(g["mcpu_per_i"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
+        rows.append([cfg, str(len(g)), (*_stat(g["q"].tolist()), 0), (*_stat(g["wkb_per_op"].tolist()), 2),
+                     (*_stat(g["mcpu_per_op"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
     out.append(_table(f"{exp.key}.load", f"{exp.title} — load", "Over the load window (summary "
                       "load); size at the end of the load is not recorded (NA).",
                       ["engine", "n", "ips (inserts/s)", "wKB/i (KB/insert)", "Mcpu/i ((us+sy)·1e6/ips)",
