@@ -224,7 +224,7 @@ stated value is *consistent* when the recomputed interval overlaps the stated on
 the author rounded differently.
 """),
     code("""
-published_dir = None  # None: $ENGBENCH_PUBLISHED_DIR or <repo>/../shared/published
+published_dir = None  # None: $ENGBENCH_PUBLISHED_DIR or <repo>/data/published
 csv_paths = []        # [] : every table in published_dir; else your own CSVs (same column names)
 """, tags=["parameters"]),
     md("""

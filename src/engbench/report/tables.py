@@ -1,7 +1,7 @@
 """Tables in the source documents' shapes — per insert, per 200k inserts, per transaction, p99
 per operation — one per experiment, engines as rows; and the same relative to a baseline engine.
 
-Rounding follows the published tables (../shared/published/*.csv): rates and Mcpu as integers,
+Rounding follows the published tables (data/published/*.csv): rates and Mcpu as integers,
 KB per operation with 2 decimals, size with 1 and rss with 2 decimals, per-200k counts as integers
 and per-200k reads / KB read with 2 decimals below 100 and 1 above, p99 in ms with 1 decimal below
 1 ms and none above. One addition: a non-zero value that this would print as 0 is printed with 2

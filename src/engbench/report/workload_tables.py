@@ -1,5 +1,5 @@
 """The workload-specific tables (docs/driver.md, "Workload-specific outputs"), in the shapes of
-the source documents' tables (../shared/published/*.csv), rounded as engbench.report.tables:
+the source documents' tables (data/published/*.csv), rounded as engbench.report.tables:
 
   sysbench-update  engines × clients: tps, iostat r/s, disk reads per update (r/t) — the shapes
                    of 001_sysbench_update_{tps,iostat_reads_per_s,disk_reads_per_update}.csv —
