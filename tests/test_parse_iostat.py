@@ -95,6 +95,42 @@ def test_megabytes_converted_to_kb():
     assert io.loc[1, "rareq_sz"] == 46.01  # request sizes stay kB under -m
 
 
+def test_short_s_layout_keeps_write_plus_discard_apart():
+    """iostat -s prints written + discarded together (kB_w+d/s): it lands in wdkb_per_s, and
+    wkb_per_s / dkb_per_s stay NaN (the split is unknown, not 0)."""
+    io = parse_iostat(CAP / "iostat_s_t.txt")
+    assert io.attrs["layout"] == "s" and len(io) == 3
+    assert io.loc[1, "rkb_per_s"] == 49816 and io.loc[1, "wdkb_per_s"] == 116640
+    assert io.loc[1, "rkb_total"] == 49816 and io.loc[1, "wdkb_total"] == 116640
+    assert io[["wkb_per_s", "dkb_per_s", "r_per_s"]].isna().all().all()
+    assert io["timestamp"].iloc[1] == pd.Timestamp("2026-11-23 10:16:05", tz="UTC")
+    m = parse_iostat(CAP / "iostat_sm_y.txt")  # -s -m: MB_read/s 48.00, MB_w+d/s 96.61, MB_w+d 96
+    assert m.loc[0, "rkb_per_s"] == 48 * 1024 and m.loc[0, "wdkb_per_s"] == pytest.approx(96.61 * 1024)
+    assert m.loc[0, "wdkb_total"] == 96 * 1024
+
+
+def test_short_extended_sx_layout_totals():
+    """iostat -s -x: kB/s, rqm/s, areq-sz are read + write + discard totals."""
+    io = parse_iostat(CAP / "iostat_sx_y.txt")
+    assert io.attrs["layout"] == "sx" and len(io) == 2
+    got = io.loc[0, ["tps", "kb_per_s", "rqm_per_s", "await", "areq_sz", "aqu_sz", "util_pct"]]
+    assert got.tolist() == [142, 148248, 37, 2.94, 1044, 0.42, 7.2]
+    assert io[["r_per_s", "rkb_per_s", "wkb_per_s", "dkb_per_s"]].isna().all().all()
+
+
+def test_megabytes_d_layout_and_gigabytes_by_header():
+    m = parse_iostat(CAP / "iostat_m_y.txt")  # -m: MB_dscd/s 48.01 MB_read 52
+    assert m.loc[0, "dkb_per_s"] == pytest.approx(48.01 * 1024) and m.loc[0, "rkb_total"] == 52 * 1024
+    # -G (sysstat's development version): the headers as iostat.c's write_disk_stat_header prints them
+    g = "Device             tps    GB_read/s    GB_wrtn/s    GB_dscd/s    GB_read    GB_wrtn    GB_dscd"
+    io = parse_iostat_text(BANNER + report(g, ["sda 10.00 0.05 0.25 0.00 3 7 0"]), source="fx")
+    assert io.loc[0, "rkb_per_s"] == pytest.approx(0.05 * 1024 ** 2) and io.loc[0, "wkb_total"] == 7 * 1024 ** 2
+    gx = UB20.replace("kB/s", "GB/s")
+    io = parse_iostat_text(BANNER + report(gx, ["sda 1 0.5 0 0 0 0 2 0.25 0 0 0 0 0 0.125 0 0 0 0 0 0"]),
+                           source="fx")
+    assert io.loc[0, ["rkb_per_s", "wkb_per_s", "dkb_per_s"]].tolist() == [524288, 262144, 131072]
+
+
 def test_since_boot_report_dropped_only_when_told():
     with_sb = parse_iostat(CAP / "iostat_x_t_clocale.txt", since_boot_included=False)
     dropped = parse_iostat(CAP / "iostat_x_t_clocale.txt", since_boot_included=True)
@@ -148,8 +184,9 @@ def test_json_matches_text_layout_and_truncated_json_refused(tmp_path):
      r":8: not a number in column rkb_per_s"),
     (BANNER + report(UB18, ["sda 1 2 10 20 0 0 0 0 0 0"]), r":7: short device row"),
     (BANNER + report(UB18, ["sda 1 2 10 20 0 0 0 0 0 0 0 4 4 0 1 7 7"]), r":7: garbled device row"),
-    (BANNER + report("Device tps kB/s rqm/s await areq-sz aqu-sz %util", ["sda 1 2 3 4 5 6 7"]),
-     r":6: unknown iostat layout"),
+    (BANNER + report("Device tps kB/s rqm/s q_lat aqu-sz %util", ["sda 1 2 3 4 5 6"]),
+     r":6: unknown iostat layout: column 'q_lat'"),
+    (BANNER + report("Device tps r/s w/s", ["sda 1 2 3"]), r":6: unknown iostat layout: no read and write kB"),
     (BANNER + report(UB18, ["sda 1 2 10 20 0 0 0 0 0 0 0 4 4 0 1"], "11/21/26 05:40:06") + "11/21/26 05:40:07\n",
      r":10: truncated file"),
     (BANNER + report(UB18, ["sda 1 2 10 20 0 0 0 0 0 0 0 4 4 0 1"]) + report(UB20, ["sda" + " 1" * 20]),

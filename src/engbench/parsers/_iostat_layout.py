@@ -9,7 +9,7 @@ from .errors import ParseError
 
 STABLE = ["r_per_s", "w_per_s", "rkb_per_s", "wkb_per_s", "d_per_s", "dkb_per_s"]
 
-_BYTES = {"kB": 1.0, "MB": 1024.0, "sec": 0.5, "Blk": 0.5}  # factor to kB
+_BYTES = {"kB": 1.0, "MB": 1024.0, "GB": 1024.0 ** 2, "sec": 0.5, "Blk": 0.5}  # factor to kB
 
 
 def column_name(tok: str):
@@ -20,29 +20,35 @@ def column_name(tok: str):
         return tok, 1.0
     if pct and t in ("util", "rrqm", "wrqm", "drqm"):
         return f"{t}_pct", 1.0
-    if tok in ("avgrq-sz", "avgqu-sz", "aqu-sz", "rareq-sz", "wareq-sz", "dareq-sz"):
+    if tok in ("avgrq-sz", "avgqu-sz", "aqu-sz", "areq-sz", "rareq-sz", "wareq-sz", "dareq-sz"):
         return tok.replace("-", "_"), 1.0
-    m = re.fullmatch(r"([rwdf])(kB|MB|sec)?/s", tok)  # r/s rkB/s rMB/s rsec/s
-    if m:
+    # r/s rkB/s rMB/s rGB/s rsec/s; -s -x: kB/s MB/s GB/s sec/s (read + write + discard)
+    m = re.fullmatch(r"([rwdf]?)(kB|MB|GB|sec)?/s", tok)
+    if m and any(m.groups()):
         kind, unit = m.groups()
         if unit is None:
             return f"{kind}_per_s", 1.0
         if kind == "f":
             return None
         return f"{kind}kb_per_s", _BYTES[unit]
-    m = re.fullmatch(r"([rwd])rqm/s", tok)
+    m = re.fullmatch(r"([rwd]?)rqm/s", tok)  # rrqm/s ...; -s -x: rqm/s (all merges)
     if m:
         return f"{m.group(1)}rqm_per_s", 1.0
-    m = re.fullmatch(r"(kB|MB|Blk)_(read|wrtn|dscd)(/s)?", tok)  # the -d layout
+    # the -d layout; -s: `w+d` is written + discarded
+    m = re.fullmatch(r"(kB|MB|GB|Blk)_(read|wrtn|dscd|w\+d)(/s)?", tok)
     if m:
         unit, what, rate = m.groups()
-        kind = {"read": "r", "wrtn": "w", "dscd": "d"}[what]
+        kind = {"read": "r", "wrtn": "w", "dscd": "d", "w+d": "wd"}[what]
         return (f"{kind}kb_per_s" if rate else f"{kind}kb_total"), _BYTES[unit]
     return None
 
 
 def layout_of(names) -> str:
     s = set(names)
+    if "kb_per_s" in s:
+        return "sx"
+    if "wdkb_per_s" in s:
+        return "s"
     if "tps" in s:
         return "d"
     if "avgrq_sz" in s or "svctm" in s and "aqu_sz" not in s:
@@ -66,9 +72,11 @@ def header(tokens, source, lineno):
             raise ParseError(source, f"unknown iostat layout: column {tok!r} twice", lineno)
         names.append(got[0])
         factors.append(got[1])
-    if "rkb_per_s" not in names or "wkb_per_s" not in names:
-        raise ParseError(source, "unknown iostat layout: no read/write kB (or MB) per second "
-                         "columns (iostat -s or -h output is not supported)", lineno)
+    have = set(names)
+    if not ({"rkb_per_s", "wkb_per_s"} <= have or {"rkb_per_s", "wdkb_per_s"} <= have
+            or "kb_per_s" in have):
+        raise ParseError(source, "unknown iostat layout: no read and write kB (MB, GB, sectors) "
+                         "per second columns", lineno)
     return names, factors
 
 

@@ -6,17 +6,23 @@ Every layout sysstat has printed is read by column NAME (the header), never by p
     ub18  `Device r/s w/s rkB/s wkB/s rrqm/s wrqm/s %rrqm %wrqm r_await w_await aqu-sz rareq-sz wareq-sz svctm %util`
     ub20  `Device r/s rkB/s rrqm/s %rrqm r_await rareq-sz w/s wkB/s ... d/s dkB/s ... aqu-sz %util`
     ub22+ as ub20 plus `f/s f_await`
-    -d    `Device tps kB_read/s kB_wrtn/s [kB_dscd/s] kB_read kB_wrtn [kB_dscd]` (old: `Device:`, no discards)
+    d     `Device tps kB_read/s kB_wrtn/s [kB_dscd/s] kB_read kB_wrtn [kB_dscd]` (old: `Device:`, no discards)
+    s     -s: `Device tps kB_read/s kB_w+d/s kB_read kB_w+d` (written + discarded, together)
+    sx    -s -x: `Device tps kB/s rqm/s await areq-sz aqu-sz %util` (read + written + discarded)
     JSON  `iostat -o JSON` (keys as the text headers, `%` dropped)
 
-Units: -m (MB) and sector (`rsec/s`, `Blk_read/s`) columns are converted to kB (1024 bytes), so
-`rkb_per_s`, `wkb_per_s`, `dkb_per_s` are always kB/s. Columns a layout lacks (discards before
-sysstat 12, r/s in the -d layout) are NaN, never 0.
+Units: -m (MB), -G (GB, sysstat after 12.7.9) and sector (`rsec/s`, `Blk_read/s`) columns are converted
+to kB (1024 bytes), so every ``*kb_per_s`` is kB/s and every ``*kb_total`` kB. Columns a layout
+lacks (discards before sysstat 12, r/s in the -d layout, the split of w+d under -s) are NaN,
+never 0: under -s, ``wdkb_per_s`` = written + discarded kB/s and ``wkb_per_s`` is NaN; under
+-s -x, ``kb_per_s``, ``rqm_per_s`` and ``areq_sz`` are read + write + discard totals (and
+``tps`` = r/s + w/s + d/s, as sysstat computes it).
 
 Stable output columns: ``timestamp`` (UTC; NaT without -t), ``report`` (0-based position of the
 report in the file), ``device`` (exact name), ``r_per_s w_per_s rkb_per_s wkb_per_s d_per_s
 dkb_per_s``, then the other printed columns in printed order (``%util`` → ``util_pct``,
-``rrqm/s`` → ``rrqm_per_s``, ``aqu-sz`` → ``aqu_sz``, ``kB_read`` → ``rkb_total`` ...).
+``rrqm/s`` → ``rrqm_per_s``, ``aqu-sz`` → ``aqu_sz``, ``kB_read`` → ``rkb_total``,
+``kB_w+d/s`` → ``wdkb_per_s``, ``kB/s`` → ``kb_per_s`` ...).
 
 The since-boot report: iostat without ``-y`` prints averages since boot as its first report.
 ``since_boot_included`` says whether the capture has one (True = made WITHOUT -y): it is then

@@ -36,3 +36,17 @@ vmstat -S M -n 1 4 > vmstat_SM.txt
 vmstat -w 1 25 > vmstat_w_repeated_headers.txt
 vmstat -n 1 4 > vmstat_n_nots.txt
 vmstat -t 1 3 > vmstat_t_std.txt
+
+# sysstat 12.x short (-s), MB (-m), human/pretty (-h, --human, --pretty, --compact) and group
+# (-g NAME [-H]) layouts. Each capture runs while a small dd writes, fsyncs, reads back (O_DIRECT)
+# and removes a 48 MiB file, so the values are not all zero. 3 reports of 1 s (2 with -y).
+IO_FILE=${IO_FILE:-/work/engbench_io.bin}
+with_io() {
+  ( sleep 0.5; dd if=/dev/zero of="$IO_FILE" bs=1M count=48 conv=fsync 2>/dev/null
+    dd if="$IO_FILE" of=/dev/null bs=1M iflag=direct 2>/dev/null; rm -f "$IO_FILE"; sync ) &
+  "$@"; wait
+}
+S_TIME_FORMAT=ISO with_io iostat -s -t vda 1 3 > iostat_s_t.txt
+with_io iostat -s -x -y vda 1 2 > iostat_sx_y.txt
+with_io iostat -s -m -y vda 1 2 > iostat_sm_y.txt
+with_io iostat -m -y vda 1 2 > iostat_m_y.txt
