@@ -62,22 +62,33 @@ def layout_of(names) -> str:
 
 def header(tokens, source, lineno):
     """Header tokens after `Device`/`Device:` → (names, factors)."""
+    names, factors = columns(tokens, source, lineno)
+    require_throughput(names, source, lineno)
+    return names, factors
+
+
+def columns(tokens, source, lineno, seen=()):
+    """Header tokens → (names, factors); an unknown column, or one already in the header (or in
+    ``seen``: the other sub-reports of a --pretty report), is refused with the header's line."""
     names, factors = [], []
     for tok in tokens:
         got = column_name(tok)
         if got is None:
             raise ParseError(source, f"unknown iostat layout: column {tok!r} is not one sysstat "
                              "is known to print", lineno)
-        if got[0] in names:
+        if got[0] in names or got[0] in seen:
             raise ParseError(source, f"unknown iostat layout: column {tok!r} twice", lineno)
         names.append(got[0])
         factors.append(got[1])
+    return names, factors
+
+
+def require_throughput(names, source, lineno):
     have = set(names)
     if not ({"rkb_per_s", "wkb_per_s"} <= have or {"rkb_per_s", "wdkb_per_s"} <= have
             or "kb_per_s" in have):
         raise ParseError(source, "unknown iostat layout: no read and write kB (MB, GB, sectors) "
                          "per second columns", lineno)
-    return names, factors
 
 
 def finish(frame, names, factors, stamps, rep_of_row, source, since_boot_included, device,

@@ -1,14 +1,31 @@
 """The reference iostat text parser: one pass over the lines, every refusal worded with its
-line. The fast path in iostat.py gives way to it for anything unusual."""
+line. The fast path in iostat.py gives way to it for anything unusual.
+
+A report, as sysstat 12.x prints it: an optional timestamp (-t), an optional avg-cpu block, then
+device blocks (a header, one row per device, a blank line). The header has ``Device`` first, or
+last with --pretty (-h): each row then ends with the device name. --pretty on the extended layout
+also splits a report into sub-reports (r/s..., w/s..., d/s..., f/s... %util), one block each, all
+listing the same devices: the headers of such a file repeat as a cycle, the blocks of one cycle
+make one report, and their columns are joined side by side, device by device (same names in the
+same order, else refused). Values may carry -h suffixes (see _human)."""
+
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from ._human import to_numbers, value_kind
 from ._iostat_json import parse_json
-from ._iostat_layout import finish, header, layout_of
-from ._rows import rows_to_frame
+from ._iostat_layout import columns, finish, layout_of, require_throughput
 from .errors import ParseError
 from .timefmt import looks_like_stamp, parse_stamps
+
+
+@dataclass
+class _Block:
+    head: int                  # line index of the header
+    stamp: int                 # line index of the timestamp printed before it, or -1
+    rows: list = field(default_factory=list)  # line indices of its device rows
 
 
 def parse_text(text, source, since_boot_included, device, tz, dayfirst):
@@ -25,38 +42,58 @@ def parse_text(text, source, since_boot_included, device, tz, dayfirst):
         raise ParseError(source, "not an iostat capture: the first line is not the "
                          f"'Linux <release> (<host>) <date> <arch> (<n> CPU)' banner: {lines[first][:60]!r}",
                          first + 1)
+    blocks = _blocks(lines, first, source)
+    k = _cycle(blocks, lines, source)
+    parts = _parts(blocks[:k], lines, source)
+    names = [n for p in parts for n in p[1]]
+    require_throughput(names, source, blocks[0].head + 1)
+    devices, rows, row_lines = _rows(blocks, k, parts, lines, source)
+    frame = _numbers(devices, rows, row_lines, parts, lines, source)
+    reports = [blocks[r * k] for r in range(len(blocks) // k)]
+    rep_of_row = np.repeat(np.arange(len(reports), dtype=np.int64), [len(b.rows) for b in reports])
+    has_ts = [b.stamp >= 0 for b in reports]
+    if any(has_ts) and not all(has_ts):
+        raise ParseError(source, "some reports have a timestamp and others not",
+                         reports[has_ts.index(False)].head + 1)
+    if all(has_ts):
+        st = parse_stamps([lines[b.stamp] for b in reports], [b.stamp + 1 for b in reports],
+                          source, tz=tz, dayfirst=dayfirst)
+        ns = st.dt.as_unit("ns").astype("int64").to_numpy()[rep_of_row]
+        stamps = pd.to_datetime(ns, unit="ns", utc=True).array
+    else:
+        stamps = pd.Series(pd.NaT, index=range(len(devices)), dtype="datetime64[ns, UTC]").array
+    return finish(frame, names, [1.0] * len(names), stamps, rep_of_row, source,
+                  since_boot_included, device, layout_of(names))
 
-    header_line = None
-    names = factors = None
-    dev_idx, dev_rep, rep_stamp_idx = [], [], []
-    pending = -1
-    in_block = False
+
+def _is_header(line: str, prev: str) -> bool:
+    """`Device...` (plain) or an indented line ending in `Device` (--pretty), not avg-cpu values."""
+    if line.startswith("Device"):
+        return True
+    return line[0] in " \t" and not prev.startswith("avg-cpu:") and line.split()[-1] == "Device"
+
+
+def _blocks(lines, first, source):
+    """Device blocks in file order, each with its timestamp; anything else is refused."""
+    blocks, pending, block = [], -1, None
     for i in range(first + 1, len(lines)):
         line = lines[i]
-        if in_block:
+        if block is not None:
             if line:
-                dev_idx.append(i)
-                dev_rep.append(len(rep_stamp_idx) - 1)
+                block.rows.append(i)
                 continue
-            in_block = False
+            block = None
             continue
         if not line:
             continue
-        c = line[0]
-        if c == "D" and line.startswith("Device"):
-            if line != header_line:
-                if header_line is not None:
-                    raise ParseError(source, "the iostat layout changes inside the file", i + 1)
-                toks = line.split()
-                names, factors = header(toks[1:], source, i + 1)
-                header_line = line
-            rep_stamp_idx.append(pending)
+        if _is_header(line, lines[i - 1]):
+            block = _Block(i, pending)
+            blocks.append(block)
             pending = -1
-            in_block = True
-        elif c == " " or c == "\t":
+        elif line[0] in " \t":
             if not lines[i - 1].startswith("avg-cpu:"):
                 raise ParseError(source, f"unexpected indented line {line.strip()[:60]!r}", i + 1)
-        elif c == "a" and line.startswith("avg-cpu:"):
+        elif line.startswith("avg-cpu:"):
             pass
         elif looks_like_stamp(line):
             if pending >= 0:
@@ -67,37 +104,101 @@ def parse_text(text, source, since_boot_included, device, tz, dayfirst):
     if pending >= 0:
         raise ParseError(source, "truncated file: the last report has a timestamp but no "
                          "Device block", pending + 1)
-    if header_line is None:
+    if not blocks:
         raise ParseError(source, "no 'Device' header: no device reports (iostat -c output?)")
-    if not dev_idx:
+    if not any(b.rows for b in blocks):
         raise ParseError(source, "no device rows")
-
-    frame = _read_rows([lines[i] for i in dev_idx], dev_idx, names, source)
-    has_ts = [k >= 0 for k in rep_stamp_idx]
-    if any(has_ts) and not all(has_ts):
-        k = has_ts.index(False)
-        raise ParseError(source, "some reports have a timestamp and others not", k + 1)
-    if all(has_ts):
-        st = parse_stamps([lines[k] for k in rep_stamp_idx], [k + 1 for k in rep_stamp_idx],
-                          source, tz=tz, dayfirst=dayfirst)
-        ns = st.dt.as_unit("ns").astype("int64").to_numpy()[np.asarray(dev_rep)]
-        stamps = pd.to_datetime(ns, unit="ns", utc=True).array
-    else:
-        stamps = pd.Series(pd.NaT, index=range(len(dev_idx)), dtype="datetime64[ns, UTC]")
-        stamps = stamps.array
-    return finish(frame, names, factors, stamps, np.asarray(dev_rep, dtype=np.int64), source,
-                   since_boot_included, device, layout_of(names))
+    return blocks
 
 
-def _read_rows(rows, line_idx, names, source):
-    """Device rows → frame; a row with the wrong number of fields or a non-number → ParseError
-    naming its line."""
-    cols = ["device"] + names
-    frame = rows_to_frame(source, rows, line_idx, cols, names, "device",
-                          dtype={"device": str, **{n: "float64" for n in names}})
-    nan = frame[names].isna().to_numpy().any(axis=1)
-    if nan.any():
-        k = int(nan.argmax())
-        raise ParseError(source, f"short device row ({len(rows[k].split())} fields, header has "
-                         f"{len(cols)}; truncated?): {rows[k][:60]!r}", line_idx[k] + 1)
-    return frame
+def _cycle(blocks, lines, source) -> int:
+    """How many blocks make one report: 1, or the --pretty sub-reports of the extended layout
+    (the headers repeat with that period). A header out of the cycle is a layout change."""
+    heads = [lines[b.head] for b in blocks]
+    k = next((j for j in range(1, len(heads)) if heads[j] == heads[0]), len(heads))
+    for j, b in enumerate(blocks):
+        if heads[j] != heads[j % k] or (k > 1 and heads[j].startswith("Device")):
+            raise ParseError(source, "the iostat layout changes inside the file", b.head + 1)
+        if j % k and b.stamp >= 0:
+            raise ParseError(source, "a timestamp between the sub-reports of a report", b.stamp + 1)
+    if len(blocks) % k:
+        raise ParseError(source, f"truncated file: the last report has {len(blocks) % k} of its "
+                         f"{k} sub-reports", blocks[-1].head + 1)
+    return k
+
+
+def _parts(blocks, lines, source):
+    """The headers of one report → [(pretty, names, factors)]; a column in two parts is refused."""
+    parts, seen = [], []
+    for b in blocks:
+        head = lines[b.head]
+        toks = head.split()
+        pretty = not head.startswith("Device")
+        names, factors = columns(toks[:-1] if pretty else toks[1:], source, b.head + 1, seen)
+        parts.append((pretty, names, factors))
+        seen += names
+    return parts
+
+
+def split_row(line: str, pretty: bool):
+    """Device row → (device name, value tokens): the name is the first field, or the last one
+    with --pretty."""
+    toks = line.split()
+    if not toks:
+        return "", []
+    if pretty:
+        return toks[-1], toks[:-1]
+    return toks[0], toks[1:]
+
+
+def _rows(blocks, k, parts, lines, source):
+    """Rows of every report, the sub-reports of one report joined device by device →
+    (devices, value tokens per row, line index of each part of each row)."""
+    devices, rows, row_lines = [], [], []
+    for r in range(len(blocks) // k):
+        group = blocks[r * k:(r + 1) * k]
+        for b in group[1:]:
+            if len(b.rows) != len(group[0].rows):
+                raise ParseError(source, f"sub-report with {len(b.rows)} devices, the first part of "
+                                 f"its report has {len(group[0].rows)}", b.head + 1)
+        for j in range(len(group[0].rows)):
+            at = [b.rows[j] for b in group]
+            name, values = None, []
+            for i, (pretty, names, _) in zip(at, parts):
+                dev, toks = split_row(lines[i], pretty)
+                _check_width(toks, names, lines[i], i, source)
+                if name is not None and dev != name:
+                    raise ParseError(source, f"device {dev!r} where the first sub-report of the "
+                                     f"report has {name!r}", i + 1)
+                name = dev
+                values += toks
+            devices.append(name)
+            rows.append(values)
+            row_lines.append(at)
+    return devices, rows, row_lines
+
+
+def _check_width(toks, names, line, i, source):
+    if len(toks) < len(names):
+        raise ParseError(source, f"short device row ({len(toks) + 1} fields, header has "
+                         f"{len(names) + 1}; truncated?): {line[:60]!r}", i + 1)
+    if len(toks) > len(names):
+        raise ParseError(source, f"garbled device row ({len(toks) + 1} fields, header has "
+                         f"{len(names) + 1}): {line[:60]!r}", i + 1)
+
+
+def _numbers(devices, rows, row_lines, parts, lines, source):
+    """Value tokens → frame of float64 in the output units (kB for sizes: see _human)."""
+    frame = {"device": pd.Series(devices, dtype=str)}
+    cols = list(zip(*rows)) if rows else []
+    c = 0
+    for p, (_, names, factors) in enumerate(parts):
+        for name, factor in zip(names, factors):
+            vals, bad = to_numbers(list(cols[c]), value_kind(name), factor)
+            if bad >= 0:
+                i = row_lines[bad][p]
+                raise ParseError(source, f"not a number in column {name} ({cols[c][bad]!r} "
+                                 f"is not one iostat prints there): {lines[i][:60]!r}", i + 1)
+            frame[name] = vals
+            c += 1
+    return pd.DataFrame(frame)

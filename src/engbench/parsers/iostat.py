@@ -11,6 +11,12 @@ Every layout sysstat has printed is read by column NAME (the header), never by p
     sx    -s -x: `Device tps kB/s rqm/s await areq-sz aqu-sz %util` (read + written + discarded)
     JSON  `iostat -o JSON` (keys as the text headers, `%` dropped)
 
+Any of them with -h (= --human --pretty), --human or --pretty [--compact]: the device name last
+(`... %util Device`), the extended layout split into r/w/d/f sub-reports joined back into one row
+per device (_iostat_text), sizes printed as `222.1k`, `1.2M`, `3.9G` and percentages as `6.0%`:
+the suffix is the unit, 1024-based from kB (k = kB, M = 1024 kB, G = 1024**2 kB), whatever unit
+the header names (_human has the rule and sysstat's source for it).
+
 Units: -m (MB), -G (GB, sysstat after 12.7.9) and sector (`rsec/s`, `Blk_read/s`) columns are converted
 to kB (1024 bytes), so every ``*kb_per_s`` is kB/s and every ``*kb_total`` kB. Columns a layout
 lacks (discards before sysstat 12, r/s in the -d layout, the split of w+d under -s) are NaN,

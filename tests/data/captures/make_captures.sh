@@ -50,3 +50,10 @@ S_TIME_FORMAT=ISO with_io iostat -s -t vda 1 3 > iostat_s_t.txt
 with_io iostat -s -x -y vda 1 2 > iostat_sx_y.txt
 with_io iostat -s -m -y vda 1 2 > iostat_sm_y.txt
 with_io iostat -m -y vda 1 2 > iostat_m_y.txt
+with_io iostat -h -t vda 1 3 > iostat_h_t.txt
+S_TIME_FORMAT=ISO with_io iostat -h -x -y -t vda 1 2 > iostat_hx_yt.txt
+with_io iostat -h -m -y vda 1 2 > iostat_hm_y.txt
+with_io iostat -h -s -x -y vda 1 2 > iostat_hsx_y.txt
+with_io iostat -h -x --compact -y vda 1 2 > iostat_hx_compact_y.txt
+with_io iostat --human -x -y vda 1 2 > iostat_human_x_y.txt
+with_io iostat --pretty -x -y vda 1 2 > iostat_pretty_x_y.txt
