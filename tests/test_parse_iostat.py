@@ -204,6 +204,35 @@ def test_pretty_two_devices_matched_by_name():
         [3, 1.5 * 1024, 7, 2 * 1024 ** 2, 50]
 
 
+def test_group_rows_named_with_a_space_and_flagged():
+    """-g grp vda zram0 -x: each report lists vda, zram0, then the group as " grp" (iostat's own
+    name for it). Its kB/s are the devices' sums (49304 + 0); its %util is parsed as printed,
+    7.60 / 4: sysstat 12.6.1 divides by a device count it never resets (2 devices x 2 reads, the
+    first read hidden by -y; iostat.c write_stats: `(g->dev_tp)++` per device per read)."""
+    io = parse_iostat(CAP / "iostat_g_x_yt.txt")
+    assert io["device"].tolist() == ["vda", "zram0", " grp"] * 2
+    assert io["is_group"].tolist() == [False, False, True] * 2
+    grp = parse_iostat(CAP / "iostat_g_x_yt.txt", device=" grp")
+    assert grp["rkb_per_s"].tolist() == [49304 + 0, 4 + 0] and grp.loc[0, "util_pct"] == 1.90
+    assert parse_iostat(CAP / "iostat_g_x_yt.txt", device="grp").empty  # not a device
+    assert len(parse_iostat(CAP / "iostat_g_x_yt.txt", device="vda")) == 2
+    assert io["timestamp"].iloc[2] == pd.Timestamp("2026-11-23 10:16:27", tz="UTC")
+    assert not parse_iostat(CAP / "burst_iostat_xkt.txt")["is_group"].any()
+
+
+def test_group_only_H_pretty_human_and_json():
+    gh = parse_iostat(CAP / "iostat_gH.txt")  # -H: the group's row only
+    assert gh["device"].tolist() == [" grp"] * 3 and gh["is_group"].all()
+    assert gh.loc[1, ["rkb_per_s", "wkb_per_s", "dkb_per_s"]].tolist() == [49156, 52672, 49168]
+    h = parse_iostat(CAP / "iostat_g_h_y.txt")  # -h: `... 48.1M  grp`, the name after two blanks
+    assert h["device"].tolist() == ["vda", "zram0", " grp"] * 2
+    assert h.loc[2, "rkb_per_s"] == pytest.approx(48.1 * 1024) and h.loc[5, "tps"] == 17
+    hx = parse_iostat(CAP / "iostat_gH_hx_y.txt")  # -H -h -x: " grp" in all 4 sub-reports
+    assert hx["device"].tolist() == [" grp"] * 2 and hx.loc[0, "rkb_per_s"] == pytest.approx(3.9 * 1024 ** 2)
+    js = parse_iostat(CAP / "iostat_json_gH_y.json")
+    assert js["device"].tolist() == [" grp"] * 2 and js["is_group"].all() and js.loc[0, "rkb_per_s"] == 49532
+
+
 def test_since_boot_report_dropped_only_when_told():
     with_sb = parse_iostat(CAP / "iostat_x_t_clocale.txt", since_boot_included=False)
     dropped = parse_iostat(CAP / "iostat_x_t_clocale.txt", since_boot_included=True)
@@ -308,7 +337,9 @@ def _both(text, **kw):
 # human-readable values (-h, --human) and the device name on the right (--pretty) are left to the
 # reference loop: rare in captures, and not worth a second vectorized reader
 SLOW = {"iostat_h_t.txt", "iostat_hx_yt.txt", "iostat_hm_y.txt", "iostat_hsx_y.txt",
-        "iostat_hx_compact_y.txt", "iostat_human_x_y.txt", "iostat_pretty_x_y.txt"}
+        "iostat_hx_compact_y.txt", "iostat_human_x_y.txt", "iostat_pretty_x_y.txt",
+        # group rows start with a blank: " grp"
+        "iostat_g_x_yt.txt", "iostat_gH.txt", "iostat_gH_hx_y.txt", "iostat_g_h_y.txt"}
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in CAP.glob("*iostat*.txt")))

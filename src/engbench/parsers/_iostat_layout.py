@@ -100,8 +100,9 @@ def finish(frame, names, factors, stamps, rep_of_row, source, since_boot_include
             frame[name] = np.nan
     frame.insert(0, "report", rep_of_row)
     frame.insert(0, "timestamp", stamps)
+    frame["is_group"] = frame["device"].str.startswith(" ").astype(bool)  # -g NAME: " NAME"
     rest = [c for c in names if c not in STABLE]
-    frame = frame[["timestamp", "report", "device"] + STABLE + rest]
+    frame = frame[["timestamp", "report", "device"] + STABLE + ["is_group"] + rest]
     if since_boot_included:
         frame = frame[frame["report"] != frame["report"].min()] if len(frame) else frame
     if device is not None:

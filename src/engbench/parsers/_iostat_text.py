@@ -7,7 +7,8 @@ last with --pretty (-h): each row then ends with the device name. --pretty on th
 also splits a report into sub-reports (r/s..., w/s..., d/s..., f/s... %util), one block each, all
 listing the same devices: the headers of such a file repeat as a cycle, the blocks of one cycle
 make one report, and their columns are joined side by side, device by device (same names in the
-same order, else refused). Values may carry -h suffixes (see _human)."""
+same order, else refused). Values may carry -h suffixes (see _human); group rows (-g) are
+named as iostat names them (see split_row)."""
 
 from dataclasses import dataclass, field
 
@@ -142,13 +143,17 @@ def _parts(blocks, lines, source):
 
 def split_row(line: str, pretty: bool):
     """Device row → (device name, value tokens): the name is the first field, or the last one
-    with --pretty."""
+    with --pretty. A group (-g NAME) is named " NAME", as iostat names it: its row starts with a
+    blank (it prints the name with "%-13s"), or with --pretty ends in "  NAME" (" %s" of " NAME"
+    after a value, which never ends in a blank)."""
     toks = line.split()
     if not toks:
         return "", []
     if pretty:
-        return toks[-1], toks[:-1]
-    return toks[0], toks[1:]
+        name = toks[-1]
+        group = line.rstrip()[:-len(name)].endswith("  ")
+        return (" " + name if group else name), toks[:-1]
+    return (" " + toks[0] if line[0] in " \t" else toks[0]), toks[1:]
 
 
 def _rows(blocks, k, parts, lines, source):

@@ -26,9 +26,19 @@ never 0: under -s, ``wdkb_per_s`` = written + discarded kB/s and ``wkb_per_s`` i
 
 Stable output columns: ``timestamp`` (UTC; NaT without -t), ``report`` (0-based position of the
 report in the file), ``device`` (exact name), ``r_per_s w_per_s rkb_per_s wkb_per_s d_per_s
-dkb_per_s``, then the other printed columns in printed order (``%util`` → ``util_pct``,
+dkb_per_s``, ``is_group``, then the other printed columns in printed order (``%util`` → ``util_pct``,
 ``rrqm/s`` → ``rrqm_per_s``, ``aqu-sz`` → ``aqu_sz``, ``kB_read`` → ``rkb_total``,
 ``kB_w+d/s`` → ``wdkb_per_s``, ``kB/s`` → ``kb_per_s`` ...).
+
+Groups (-g NAME [-H]): iostat prints a group's row after its devices' rows (only the group's
+with -H), under the name " NAME" (a space first: how iostat stores it and how -o JSON prints it;
+no kernel device name has a space). The frame keeps that name, so ``device=" NAME"`` selects the
+group, and flags the row ``is_group`` (False for every device row and in captures without -g):
+sum or average over ``~is_group`` rows, or the group's devices count twice. A group's columns
+are its devices' sums except %util, which sysstat 12.6.1 divides by a device count that grows
+with every read (7.60 % for vda alone prints 1.90 % for a 2-device group at its second read):
+use the devices' own %util. With -H in the split --pretty layout, 12.6.1 also prints wrong
+group rates (r/s since boot, w/s d/s f/s 0). Both are parsed as printed.
 
 The since-boot report: iostat without ``-y`` prints averages since boot as its first report.
 ``since_boot_included`` says whether the capture has one (True = made WITHOUT -y): it is then
@@ -124,6 +134,8 @@ def _fast_text_or_none(raw, source, since_boot_included, device, tz, dayfirst):
     dev_idx = np.flatnonzero(dev)
     if not len(hdr_idx) or not len(dev_idx):
         return None
+    if ((L.first[dev_idx] == _SP) | (L.first[dev_idx] == _TAB)).any():
+        return None  # a group row (-g NAME), named " NAME": read_csv would drop the space
     header = L.line(hdr_idx[0])
     # all headers alike: each "\nH\n" found is a distinct header line (none are adjacent)
     if L.raw.count(b"\n" + header + b"\n") != len(hdr_idx):
