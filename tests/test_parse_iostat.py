@@ -304,6 +304,8 @@ def test_json_matches_text_layout_and_truncated_json_refused(tmp_path):
      pretty((PR[1], ["5 6.0k 0 0.0% 0.1 1.2k sda"])), r":6: a timestamp between the sub-reports"),
     (BANNER + pretty((PR[0], ["1 2.0k 0 0.0% 0.1 sda"]), (PR[1], ["5 6.0k 0 0.0% 0.1 1.2k sda"])),
      r":4: short device row"),
+    (BANNER + pretty((PR[0], ["1 2.0k 0 0.0% 0.1 2.0k sda", "1 2.0k 0 0.0% 0.1 2.0k sdb"]),
+                     (PR[1], ["5 6.0k 0 0.0% 0.1 1.2k sda"])), r":7: sub-report with 1 devices"),
 ])
 def test_refused_with_file_and_line(tmp_path, content, match):
     f = tmp_path / "io.txt"

@@ -10,6 +10,7 @@ make one report, and their columns are joined side by side, device by device (sa
 same order, else refused). Values may carry -h suffixes (see _human); group rows (-g) are
 named as iostat names them (see split_row)."""
 
+import io
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -48,8 +49,8 @@ def parse_text(text, source, since_boot_included, device, tz, dayfirst):
     parts = _parts(blocks[:k], lines, source)
     names = [n for p in parts for n in p[1]]
     require_throughput(names, source, blocks[0].head + 1)
-    devices, rows, row_lines = _rows(blocks, k, parts, lines, source)
-    frame = _numbers(devices, rows, row_lines, parts, lines, source)
+    devices, values = _rows(blocks, k, parts, lines, source)
+    frame = pd.DataFrame({"device": pd.Series(devices, dtype=str), **values})
     reports = [blocks[r * k] for r in range(len(blocks) // k)]
     rep_of_row = np.repeat(np.arange(len(reports), dtype=np.int64), [len(b.rows) for b in reports])
     has_ts = [b.stamp >= 0 for b in reports]
@@ -142,68 +143,101 @@ def _parts(blocks, lines, source):
 
 
 def split_row(line: str, pretty: bool):
-    """Device row → (device name, value tokens): the name is the first field, or the last one
-    with --pretty. A group (-g NAME) is named " NAME", as iostat names it: its row starts with a
-    blank (it prints the name with "%-13s"), or with --pretty ends in "  NAME" (" %s" of " NAME"
-    after a value, which never ends in a blank)."""
+    """Device row → (device name as printed, value tokens): the name is the first field, or the
+    last one with --pretty."""
     toks = line.split()
     if not toks:
         return "", []
+    return (toks[-1], toks[:-1]) if pretty else (toks[0], toks[1:])
+
+
+def group_row(line: str, name: str, pretty: bool) -> bool:
+    """Is this the row of a group (-g NAME)? iostat names a group " NAME" and prints names with
+    "%-13s" (the row then starts with a blank) or, with --pretty, as " %s" after a value, which
+    never ends in a blank (the row then ends in "  NAME")."""
     if pretty:
-        name = toks[-1]
-        group = line.rstrip()[:-len(name)].endswith("  ")
-        return (" " + name if group else name), toks[:-1]
-    return (" " + toks[0] if line[0] in " \t" else toks[0]), toks[1:]
+        return line.rstrip()[:-len(name)].endswith("  ")
+    return line[:1] in (" ", "\t")
 
 
 def _rows(blocks, k, parts, lines, source):
     """Rows of every report, the sub-reports of one report joined device by device →
-    (devices, value tokens per row, line index of each part of each row)."""
-    devices, rows, row_lines = [], [], []
-    for r in range(len(blocks) // k):
-        group = blocks[r * k:(r + 1) * k]
+    (device names, {column: float64 values in the output units})."""
+    reports = [blocks[r * k:(r + 1) * k] for r in range(len(blocks) // k)]
+    for group in reports:
         for b in group[1:]:
             if len(b.rows) != len(group[0].rows):
                 raise ParseError(source, f"sub-report with {len(b.rows)} devices, the first part of "
                                  f"its report has {len(group[0].rows)}", b.head + 1)
-        for j in range(len(group[0].rows)):
-            at = [b.rows[j] for b in group]
-            name, values = None, []
-            for i, (pretty, names, _) in zip(at, parts):
-                dev, toks = split_row(lines[i], pretty)
-                _check_width(toks, names, lines[i], i, source)
-                if name is not None and dev != name:
-                    raise ParseError(source, f"device {dev!r} where the first sub-report of the "
-                                     f"report has {name!r}", i + 1)
-                name = dev
-                values += toks
-            devices.append(name)
-            rows.append(values)
-            row_lines.append(at)
-    return devices, rows, row_lines
+    devices, values = None, {}
+    for p, part in enumerate(parts):
+        idx = [i for group in reports for i in group[p].rows]
+        names, vals = _part_rows([lines[i] for i in idx], idx, part, source)
+        if devices is not None and (names != devices).any():
+            j = int(np.flatnonzero(names != devices)[0])
+            raise ParseError(source, f"device {names[j]!r} where the first sub-report of the "
+                             f"report has {devices[j]!r}", idx[j] + 1)
+        devices = names
+        values.update(vals)
+    return devices, values
 
 
-def _check_width(toks, names, line, i, source):
-    if len(toks) < len(names):
-        raise ParseError(source, f"short device row ({len(toks) + 1} fields, header has "
-                         f"{len(names) + 1}; truncated?): {line[:60]!r}", i + 1)
-    if len(toks) > len(names):
-        raise ParseError(source, f"garbled device row ({len(toks) + 1} fields, header has "
-                         f"{len(names) + 1}): {line[:60]!r}", i + 1)
+def _part_rows(rows, idx, part, source):
+    """The rows of one sub-report (all reports; ``idx`` their line indices) → (device names,
+    {column: float64}). read_csv tokenizes (plain numbers straight to float, as the fast path
+    does, or -h values as strings for _human); rows it cannot read one per line are split here,
+    which also words a refusal with its line."""
+    pretty, names, factors = part
+    cols = names + ["device"] if pretty else ["device"] + names
+    table = _read(rows, cols, names, {"device": str, **{n: "float64" for n in names}})
+    if table is None:
+        table = _read(rows, cols, names, str)
+    if table is None:
+        table = _split(rows, idx, pretty, names, source)
+    dev = table["device"].to_numpy(dtype=object)
+    group = [group_row(r, d, pretty) for r, d in zip(rows, dev)]
+    devices = np.array([" " + d if g else d for d, g in zip(dev, group)], dtype=object)
+    values = {}
+    for name, factor in zip(names, factors):
+        col = table[name]
+        if col.dtype == np.float64:
+            values[name] = col.to_numpy() * factor if factor != 1.0 else col.to_numpy()
+            continue
+        vals, bad = to_numbers(col.tolist(), value_kind(name), factor)
+        if bad >= 0:
+            raise ParseError(source, f"not a number in column {name} ({col.iloc[bad]!r} is not one "
+                             f"iostat prints there): {rows[bad][:60]!r}", idx[bad] + 1)
+        values[name] = vals
+    return devices, values
 
 
-def _numbers(devices, rows, row_lines, parts, lines, source):
-    """Value tokens → frame of float64 in the output units (kB for sizes: see _human)."""
-    frame = {"device": pd.Series(devices, dtype=str)}
-    cols = list(zip(*rows)) if rows else []
-    c = 0
-    for p, (_, names, factors) in enumerate(parts):
-        for name, factor in zip(names, factors):
-            vals, bad = to_numbers(list(cols[c]), value_kind(name), factor)
-            if bad >= 0:
-                i = row_lines[bad][p]
-                raise ParseError(source, f"not a number in column {name} ({cols[c][bad]!r} "
-                                 f"is not one iostat prints there): {lines[i][:60]!r}", i + 1)
-            frame[name] = vals
-            c += 1
-    return pd.DataFrame(frame)
+def _read(rows, cols, names, dtype):
+    """read_csv of whitespace-separated rows, or None unless it gives exactly one complete row
+    per line (finite numbers, no missing field)."""
+    try:
+        t = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
+                        dtype=dtype, na_filter=False, engine="c")
+    except (ValueError, pd.errors.ParserError):
+        return None
+    if not isinstance(t.index, pd.RangeIndex) or len(t) != len(rows):
+        return None
+    if dtype is str:
+        return None if (t == "").to_numpy().any() or t.isna().to_numpy().any() else t
+    return t if np.isfinite(t[names].to_numpy()).all() else None
+
+
+def _split(rows, idx, pretty, names, source):
+    """Rows split one by one; a row with more or fewer values than the header is refused."""
+    out = {"device": []}
+    out.update({n: [] for n in names})
+    for line, i in zip(rows, idx):
+        dev, toks = split_row(line, pretty)
+        if len(toks) != len(names):
+            what = "short" if len(toks) < len(names) else "garbled"
+            raise ParseError(source, f"{what} device row ({len(toks) + 1} fields, header has "
+                             f"{len(names) + 1}{'; truncated?' if what == 'short' else ''}): "
+                             f"{line[:60]!r}", i + 1)
+        out["device"].append(dev)
+        for n, t in zip(names, toks):
+            out[n].append(t)
+    return pd.DataFrame(out, dtype=object)
