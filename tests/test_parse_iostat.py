@@ -151,6 +151,17 @@ def test_human_value_rule(tok, kind, factor, want):
     assert got == (pytest.approx(want) if want is not None else None)
 
 
+def test_human_column_conversion_and_first_bad_value():
+    from engbench.parsers._human import to_numbers
+    vals, bad = to_numbers(["1.5k", "2.0M", "3", "0.0k"], "size", 1024.0)  # header in MB
+    assert bad == -1 and vals.tolist() == [1.5, 2.0 * 1024, 3 * 1024, 0.0]
+    vals, bad = to_numbers(["6.0%", "12.5%"], "pct", 1.0)
+    assert bad == -1 and vals.tolist() == [6.0, 12.5]
+    assert to_numbers(["1.0k", "2,0k", "2.0k"], "size", 1.0)[1] == 1
+    assert to_numbers(["1.00", "2.0k"], "count", 1.0)[1] == 1
+    assert to_numbers(["1.00", "nan"], "count", 1.0)[1] == 1
+
+
 def test_human_sizes_in_real_captures():
     """-h -m: dd read then wrote 48 MiB = 49152 kB in about a second; iostat printed `48.2M`
     under MB_read/s: 48.2 MiB/s = 49356.8 kB/s (the suffix is the unit, not MB x M)."""

@@ -55,14 +55,25 @@ def human_value(tok: str, kind: str, factor: float):
 
 def to_numbers(tokens, kind: str, factor: float):
     """A column's printed values → (float64 array in the output unit, index of the first value
-    that is not one, or -1). Plain numbers are converted in one numpy call; only a column holding
-    something else (suffixes, or garbage to locate) goes value by value."""
+    that is not one, or -1). Same numbers as human_value, computed for the whole column: plain
+    numbers in one numpy call, suffixed ones with their suffix cut and its multiplier applied;
+    only a column holding something else goes value by value, to find it."""
     try:
         vals = np.array(tokens, dtype=np.float64)
         if np.isfinite(vals).all():  # "nan"/"inf" are not numbers iostat prints
             return (vals * factor if factor != 1.0 else vals), -1
     except ValueError:
         pass
+    units = _UNITS[kind]
+    last = [t[-1:] for t in tokens]
+    if units and set(last) - _DIGITS <= units.keys():
+        try:
+            nums = np.array([t[:-1] if c in units else t for t, c in zip(tokens, last)],
+                            dtype=np.float64)
+            if np.isfinite(nums).all():
+                return nums * np.array([units.get(c, factor) for c in last]), -1
+        except ValueError:
+            pass
     out = np.empty(len(tokens), dtype=np.float64)
     for k, tok in enumerate(tokens):
         v = human_value(tok, kind, factor)
@@ -70,3 +81,7 @@ def to_numbers(tokens, kind: str, factor: float):
             return out, k
         out[k] = v
     return out, -1
+
+
+_DIGITS = set("0123456789")
+_UNITS = {"size": KB_PER_SUFFIX, "pct": {"%": 1.0}, "count": {}}
