@@ -49,8 +49,7 @@ def parse_text(text, source, since_boot_included, device, tz, dayfirst):
     parts = _parts(blocks[:k], lines, source)
     names = [n for p in parts for n in p[1]]
     require_throughput(names, source, blocks[0].head + 1)
-    devices, values = _rows(blocks, k, parts, lines, source)
-    frame = pd.DataFrame({"device": pd.Series(devices, dtype=str), **values})
+    frame = _rows(blocks, k, parts, lines, source)
     reports = [blocks[r * k] for r in range(len(blocks) // k)]
     rep_of_row = np.repeat(np.arange(len(reports), dtype=np.int64), [len(b.rows) for b in reports])
     has_ts = [b.stamp >= 0 for b in reports]
@@ -63,16 +62,9 @@ def parse_text(text, source, since_boot_included, device, tz, dayfirst):
         ns = st.dt.as_unit("ns").astype("int64").to_numpy()[rep_of_row]
         stamps = pd.to_datetime(ns, unit="ns", utc=True).array
     else:
-        stamps = pd.Series(pd.NaT, index=range(len(devices)), dtype="datetime64[ns, UTC]").array
+        stamps = pd.Series(pd.NaT, index=range(len(frame)), dtype="datetime64[ns, UTC]").array
     return finish(frame, names, [1.0] * len(names), stamps, rep_of_row, source,
                   since_boot_included, device, layout_of(names))
-
-
-def _is_header(line: str, prev: str) -> bool:
-    """`Device...` (plain) or an indented line ending in `Device` (--pretty), not avg-cpu values."""
-    if line.startswith("Device"):
-        return True
-    return line[0] in " \t" and not prev.startswith("avg-cpu:") and line.split()[-1] == "Device"
 
 
 def _blocks(lines, first, source):
@@ -88,14 +80,16 @@ def _blocks(lines, first, source):
             continue
         if not line:
             continue
-        if _is_header(line, lines[i - 1]):
-            block = _Block(i, pending)
+        c = line[0]
+        if (c == "D" and line.startswith("Device")) or (
+                c in " \t" and not lines[i - 1].startswith("avg-cpu:") and line.split()[-1] == "Device"):
+            block = _Block(i, pending)  # plain header, or --pretty's (`... %util Device`)
             blocks.append(block)
             pending = -1
-        elif line[0] in " \t":
+        elif c == " " or c == "\t":
             if not lines[i - 1].startswith("avg-cpu:"):
                 raise ParseError(source, f"unexpected indented line {line.strip()[:60]!r}", i + 1)
-        elif line.startswith("avg-cpu:"):
+        elif c == "a" and line.startswith("avg-cpu:"):
             pass
         elif looks_like_stamp(line):
             if pending >= 0:
@@ -161,69 +155,74 @@ def group_row(line: str, name: str, pretty: bool) -> bool:
 
 
 def _rows(blocks, k, parts, lines, source):
-    """Rows of every report, the sub-reports of one report joined device by device →
-    (device names, {column: float64 values in the output units})."""
+    """Rows of every report, the sub-reports of one report joined device by device → frame of
+    ``device`` and the columns, float64 in the output units."""
     reports = [blocks[r * k:(r + 1) * k] for r in range(len(blocks) // k)]
     for group in reports:
         for b in group[1:]:
             if len(b.rows) != len(group[0].rows):
                 raise ParseError(source, f"sub-report with {len(b.rows)} devices, the first part of "
                                  f"its report has {len(group[0].rows)}", b.head + 1)
-    devices, values = None, {}
+    tables = []
     for p, part in enumerate(parts):
         idx = [i for group in reports for i in group[p].rows]
-        names, vals = _part_rows([lines[i] for i in idx], idx, part, source)
-        if devices is not None and (names != devices).any():
-            j = int(np.flatnonzero(names != devices)[0])
-            raise ParseError(source, f"device {names[j]!r} where the first sub-report of the "
-                             f"report has {devices[j]!r}", idx[j] + 1)
-        devices = names
-        values.update(vals)
-    return devices, values
+        t = _part_rows([lines[i] for i in idx], idx, part, source)
+        if tables:
+            other = (t["device"] != tables[0]["device"]).to_numpy()
+            if other.any():
+                j = int(np.flatnonzero(other)[0])
+                raise ParseError(source, f"device {t['device'][j]!r} where the first sub-report "
+                                 f"of the report has {tables[0]['device'][j]!r}", idx[j] + 1)
+            t = t.drop(columns="device")
+        tables.append(t)
+    return tables[0] if len(tables) == 1 else pd.concat(tables, axis=1)
 
 
 def _part_rows(rows, idx, part, source):
-    """The rows of one sub-report (all reports; ``idx`` their line indices) → (device names,
-    {column: float64}). read_csv tokenizes (plain numbers straight to float, as the fast path
-    does, or -h values as strings for _human); rows it cannot read one per line are split here,
-    which also words a refusal with its line."""
+    """The rows of one sub-report (all reports; ``idx`` their line indices) → frame of
+    ``device`` and its columns in the output units. read_csv tokenizes (plain numbers straight to
+    float, as the fast path does, or -h values as strings for _human); rows it cannot read one
+    per line are split here, which also words a refusal with its line."""
     pretty, names, factors = part
     cols = names + ["device"] if pretty else ["device"] + names
-    table = _read(rows, cols, names, {"device": str, **{n: "float64" for n in names}})
+    text = "\n".join(rows)
+    table = _read(text, len(rows), cols, names, {"device": str, **{n: "float64" for n in names}})
     if table is None:
-        table = _read(rows, cols, names, str)
+        table = _read(text, len(rows), cols, names, str)
     if table is None:
         table = _split(rows, idx, pretty, names, source)
-    dev = table["device"].to_numpy(dtype=object)
-    group = [group_row(r, d, pretty) for r, d in zip(rows, dev)]
-    devices = np.array([" " + d if g else d for d, g in zip(dev, group)], dtype=object)
-    values = {}
+    if pretty or text[:1] in (" ", "\t") or "\n " in text or "\n\t" in text:  # groups?
+        table["device"] = pd.Series([" " + d if group_row(r, d, pretty) else d
+                                     for r, d in zip(rows, table["device"])], dtype=str)
+    elif table["device"].dtype == object:
+        table["device"] = table["device"].astype(str)
     for name, factor in zip(names, factors):
         col = table[name]
         if col.dtype == np.float64:
-            values[name] = col.to_numpy() * factor if factor != 1.0 else col.to_numpy()
+            if factor != 1.0:
+                table[name] = col * factor
             continue
         vals, bad = to_numbers(col.tolist(), value_kind(name), factor)
         if bad >= 0:
             raise ParseError(source, f"not a number in column {name} ({col.iloc[bad]!r} is not one "
                              f"iostat prints there): {rows[bad][:60]!r}", idx[bad] + 1)
-        values[name] = vals
-    return devices, values
+        table[name] = vals
+    return table
 
 
-def _read(rows, cols, names, dtype):
-    """read_csv of whitespace-separated rows, or None unless it gives exactly one complete row
-    per line (finite numbers, no missing field)."""
+def _read(text, n, cols, names, dtype):
+    """read_csv of ``n`` whitespace-separated rows, or None unless it gives exactly one complete
+    row per line (finite numbers, no missing field)."""
     try:
-        t = pd.read_csv(io.StringIO("\n".join(rows)), sep=r"\s+", header=None, names=cols,
-                        dtype=dtype, na_filter=False, engine="c")
+        t = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None, names=cols, dtype=dtype,
+                        na_filter=False, engine="c")
     except (ValueError, pd.errors.ParserError):
         return None
-    if not isinstance(t.index, pd.RangeIndex) or len(t) != len(rows):
+    if not isinstance(t.index, pd.RangeIndex) or len(t) != n:
         return None
     if dtype is str:
         return None if (t == "").to_numpy().any() or t.isna().to_numpy().any() else t
-    return t if np.isfinite(t[names].to_numpy()).all() else None
+    return t if all(np.isfinite(t[n].to_numpy()).all() for n in names) else None
 
 
 def _split(rows, idx, pretty, names, source):
