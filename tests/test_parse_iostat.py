@@ -1,5 +1,5 @@
 """iostat parsing: real captures from this VM (tests/data/captures, see make_captures.sh) and
-fixtures built from the documented headers of older sysstat layouts."""
+fixtures built from the headers of layouts this VM cannot print (older sysstat, -G, --pretty edge cases)."""
 
 import json
 from pathlib import Path

@@ -8,7 +8,7 @@ also splits a report into sub-reports (r/s..., w/s..., d/s..., f/s... %util), on
 listing the same devices: the headers of such a file repeat as a cycle, the blocks of one cycle
 make one report, and their columns are joined side by side, device by device (same names in the
 same order, else refused). Values may carry -h suffixes (see _human); group rows (-g) are
-named as iostat names them (see split_row)."""
+named as iostat names them (see group_row)."""
 
 import io
 from dataclasses import dataclass, field

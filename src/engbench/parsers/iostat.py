@@ -17,8 +17,9 @@ per device (_iostat_text), sizes printed as `222.1k`, `1.2M`, `3.9G` and percent
 the suffix is the unit, 1024-based from kB (k = kB, M = 1024 kB, G = 1024**2 kB), whatever unit
 the header names (_human has the rule and sysstat's source for it).
 
-Units: -m (MB), -G (GB, sysstat after 12.7.9) and sector (`rsec/s`, `Blk_read/s`) columns are converted
-to kB (1024 bytes), so every ``*kb_per_s`` is kB/s and every ``*kb_total`` kB. Columns a layout
+Units: -m (MB), -G (GB: sysstat's development version, after 12.7.9) and sector (`rsec/s`,
+`Blk_read/s`) columns are converted to kB (1024 bytes), so every ``*kb_per_s`` is kB/s and every
+``*kb_total`` kB. Columns a layout
 lacks (discards before sysstat 12, r/s in the -d layout, the split of w+d under -s) are NaN,
 never 0: under -s, ``wdkb_per_s`` = written + discarded kB/s and ``wkb_per_s`` is NaN; under
 -s -x, ``kb_per_s``, ``rqm_per_s`` and ``areq_sz`` are read + write + discard totals (and
@@ -38,7 +39,7 @@ sum or average over ``~is_group`` rows, or the group's devices count twice. A gr
 are its devices' sums except %util, which sysstat 12.6.1 divides by a device count that grows
 with every read (7.60 % for vda alone prints 1.90 % for a 2-device group at its second read):
 use the devices' own %util. With -H in the split --pretty layout, 12.6.1 also prints wrong
-group rates (r/s since boot, w/s d/s f/s 0). Both are parsed as printed.
+group rates (read totals since boot over one interval, w/s d/s f/s 0). Both are parsed as printed.
 
 The since-boot report: iostat without ``-y`` prints averages since boot as its first report.
 ``since_boot_included`` says whether the capture has one (True = made WITHOUT -y): it is then

@@ -58,8 +58,8 @@ with_io iostat -h -x --compact -y vda 1 2 > iostat_hx_compact_y.txt
 with_io iostat --human -x -y vda 1 2 > iostat_human_x_y.txt
 with_io iostat --pretty -x -y vda 1 2 > iostat_pretty_x_y.txt
 # groups: -g grp over vda and zram0 (idle) prints both devices then " grp"; -H only " grp". With -H,
-# sysstat 12.6.1 prints odd values in the split --pretty layout (r/s since boot, w/s d/s f/s 0):
-# they are parsed as printed.
+# sysstat 12.6.1 prints wrong values in the split --pretty layout (the read totals since boot over
+# one interval, w/s d/s f/s 0): they are parsed as printed.
 S_TIME_FORMAT=ISO with_io iostat -g grp -x -y -t vda zram0 1 2 > iostat_g_x_yt.txt
 with_io iostat -g grp -H vda zram0 1 3 > iostat_gH.txt
 with_io iostat -g grp -H -h -x -y vda 1 2 > iostat_gH_hx_y.txt
