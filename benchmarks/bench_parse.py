@@ -5,6 +5,8 @@ blocks) and 86,400 vmstat -w -t rows in a temp dir, then times
   engbench: parse_iostat (all devices) + parse_vmstat + trim to the window + per-op figures
   awk:      grep vda iostat.txt | awk (sum r/s rkB/s w/s wkB/s) and
             grep -v swpd vmstat.txt | awk 'NR>1' (sum cs, us+sy) — ios.sh / an.sh
+and, apart, the iostat reference loop on the same capture: the path of the layouts the vectorized
+fast path leaves to it (-h, --pretty, -g groups) and of any file it gives way on.
 Usage: .venv/bin/python benchmarks/bench_parse.py [--seconds 86400]"""
 
 import argparse
@@ -19,6 +21,7 @@ import pandas as pd
 
 from engbench import normalize as nz
 from engbench.parsers import parse_iostat, parse_vmstat
+from engbench.parsers.iostat import _parse_text
 
 HDR = ("Device            r/s     rkB/s   rrqm/s  %rrqm r_await rareq-sz     w/s     wkB/s   wrqm/s  %wrqm w_await "
        "wareq-sz     d/s     dkB/s   drqm/s  %drqm d_await dareq-sz     f/s f_await  aqu-sz  %util")
@@ -86,10 +89,15 @@ def main():
         t = time.perf_counter()
         aw = awk_way(d)
         theirs = time.perf_counter() - t
+        text = (d / "iostat.txt").read_text()
+        t = time.perf_counter()
+        _parse_text(text, d / "iostat.txt", False, None, "UTC", None)
+        ref = time.perf_counter() - t
     print(f"capture: {args.seconds} s, 4 devices, {size:.0f} MiB (generated in {gen:.1f} s)")
     print(f"engbench parse+normalize: {ours:.2f} s   {res}")
     print(f"grep|awk recipe:          {theirs:.2f} s   iostat: {aw[0]} | vmstat: {aw[1]}")
     print(f"ratio engbench/awk: {ours / theirs:.2f}")
+    print(f"iostat reference loop alone (the -h/--pretty/-g path): {ref:.2f} s")
     print("note: grep vda also matches vda1 (substring), so the awk n is 2 rows per report")
     return 0
 

@@ -36,3 +36,32 @@ vmstat -S M -n 1 4 > vmstat_SM.txt
 vmstat -w 1 25 > vmstat_w_repeated_headers.txt
 vmstat -n 1 4 > vmstat_n_nots.txt
 vmstat -t 1 3 > vmstat_t_std.txt
+
+# sysstat 12.x short (-s), MB (-m), human/pretty (-h, --human, --pretty, --compact) and group
+# (-g NAME [-H]) layouts. Each capture runs while a small dd writes, fsyncs, reads back (O_DIRECT)
+# and removes a 48 MiB file, so the values are not all zero. 3 reports of 1 s (2 with -y).
+IO_FILE=${IO_FILE:-/work/engbench_io.bin}
+with_io() {
+  ( sleep 0.5; dd if=/dev/zero of="$IO_FILE" bs=1M count=48 conv=fsync 2>/dev/null
+    dd if="$IO_FILE" of=/dev/null bs=1M iflag=direct 2>/dev/null; rm -f "$IO_FILE"; sync ) &
+  "$@"; wait
+}
+S_TIME_FORMAT=ISO with_io iostat -s -t vda 1 3 > iostat_s_t.txt
+with_io iostat -s -x -y vda 1 2 > iostat_sx_y.txt
+with_io iostat -s -m -y vda 1 2 > iostat_sm_y.txt
+with_io iostat -m -y vda 1 2 > iostat_m_y.txt
+with_io iostat -h -t vda 1 3 > iostat_h_t.txt
+S_TIME_FORMAT=ISO with_io iostat -h -x -y -t vda 1 2 > iostat_hx_yt.txt
+with_io iostat -h -m -y vda 1 2 > iostat_hm_y.txt
+with_io iostat -h -s -x -y vda 1 2 > iostat_hsx_y.txt
+with_io iostat -h -x --compact -y vda 1 2 > iostat_hx_compact_y.txt
+with_io iostat --human -x -y vda 1 2 > iostat_human_x_y.txt
+with_io iostat --pretty -x -y vda 1 2 > iostat_pretty_x_y.txt
+# groups: -g grp over vda and zram0 (idle) prints both devices then " grp"; -H only " grp". With -H,
+# sysstat 12.6.1 prints wrong values in the split --pretty layout (the read totals since boot over
+# one interval, w/s d/s f/s 0): they are parsed as printed.
+S_TIME_FORMAT=ISO with_io iostat -g grp -x -y -t vda zram0 1 2 > iostat_g_x_yt.txt
+with_io iostat -g grp -H vda zram0 1 3 > iostat_gH.txt
+with_io iostat -g grp -H -h -x -y vda 1 2 > iostat_gH_hx_y.txt
+with_io iostat -g grp -h -y vda zram0 1 2 > iostat_g_h_y.txt
+with_io iostat -o JSON -g grp -H -y vda zram0 1 2 > iostat_json_gH_y.json
