@@ -43,8 +43,9 @@ def command(root: Path, experiment: Path, profile: str = "local", *extra: str) -
             "baseline=sqlite", *extra]
 
 
-def env(root: Path) -> dict:
-    return {**os.environ, "ENGBENCH_RAW_DIR": str(root / "raw"),
+def env(root: Path, base: dict | None = None) -> dict:
+    """`base` (default: this process's environment) with the data directories under `root`."""
+    return {**(os.environ if base is None else base), "ENGBENCH_RAW_DIR": str(root / "raw"),
             "ENGBENCH_PROCESSED_DIR": str(root / "processed"), "ENGBENCH_WORK_DIR": str(root / "work")}
 
 
