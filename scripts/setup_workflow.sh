@@ -9,15 +9,12 @@
 set -euo pipefail
 log() { echo "setup_workflow: $*" >&2; }
 
-APT_PACKAGES=(slurmctld slurmd slurm-client munge)
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  log "installing Debian packages: ${missing[*]}"
+PACKAGES=(slurmctld slurmd slurm-client munge)
+installed=$(dpkg-query -W -f='${db:Status-Abbrev}\n' "${PACKAGES[@]}" 2>/dev/null | grep -c '^ii' || true)
+if [ "$installed" -ne ${#PACKAGES[@]} ]; then   # apt-get skips the ones already there
+  log "installing Debian packages: ${PACKAGES[*]}"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2 \
-    || { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2; }
+  apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >&2 \
+    || { apt-get update -qq >&2 && apt-get install -y -qq --no-install-recommends "${PACKAGES[@]}" >&2; }
 fi
 log "ready"

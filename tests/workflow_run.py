@@ -36,9 +36,10 @@ def write_experiment(path: Path, engines=("sqlite", "lmdb"), repeat=2, rows=2000
     return path
 
 
-def command(root: Path, experiment: Path, profile: str = "local", *extra: str) -> list[str]:
+def command(root: Path, experiment: Path, profile: str = "local", *extra: str, targets=()) -> list[str]:
     """snakemake on `experiment`, state and paper under `root` (raw/processed from the environment)."""
-    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--profile", str(PROFILES / profile),
+    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), *map(str, targets),
+            "--profile", str(PROFILES / profile),
             "--config", f"experiments={experiment}", f"paper={root / 'paper'}", f"state={root / 'state'}",
             "baseline=sqlite", *extra]
 
