@@ -156,6 +156,7 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
     with tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
         listing = Path(tmp) / "runs.txt"
         listing.touch()
+        outer = os.environ.get(runs.SEAL_LATER_ENV)
         os.environ[runs.SEAL_LATER_ENV] = str(listing)
         result = None
         try:
@@ -163,7 +164,10 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
                                   experiment=params.description(target.params_file),
                                   argv=["engbench.matrix", "run", target.key])
         finally:
-            del os.environ[runs.SEAL_LATER_ENV]
+            if outer is None:
+                del os.environ[runs.SEAL_LATER_ENV]
+            else:
+                os.environ[runs.SEAL_LATER_ENV] = outer
             # a signal now would leave an unsealed directory: hold signals until the seal is on
             held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             try:
@@ -191,6 +195,8 @@ def main(argv=None) -> int:
     p.add_argument("marker", type=Path)
     p.add_argument("--raw", type=Path, default=None, help="default data/raw or ENGBENCH_RAW_DIR")
     args = ap.parse_args(argv)
+    from . import driver
+
     try:
         if args.cmd == "targets":
             for t in targets(args.files, args.engines.split(",") if args.engines else None):
@@ -201,7 +207,7 @@ def main(argv=None) -> int:
             raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
         print(run_target(match[0], args.raw or paths.raw_dir(), args.marker))
         return 0
-    except params.ParamError as exc:
+    except (params.ParamError, driver.InvalidConfig) as exc:
         print(f"engbench.matrix: refused, nothing written: {exc}", file=sys.stderr)
         return 2
     except RuntimeError as exc:
