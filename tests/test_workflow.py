@@ -4,10 +4,13 @@ run is run again and nothing else; an interrupted workflow resumes where it stop
 sqlite and lmdb, a few seconds per run."""
 
 import csv
+import fcntl
+import json
 import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -52,6 +55,31 @@ def test_bad_matrices_are_refused_before_anything_is_written(tmp_path, scratch):
     assert out.returncode != 0
     assert "max_rowz" in out.stderr
     assert sorted(p.name for p in root.iterdir()) == [".snakemake"]  # no raw, state, tables, paper
+
+
+def test_a_run_waits_while_another_holds_the_machine(tmp_path, monkeypatch):
+    lock = tmp_path / "bench.lock"
+    monkeypatch.setenv("ENGBENCH_BENCH_LOCK", str(lock))  # this test's own machine
+    exp = wf.write_experiment(tmp_path / "tiny.yaml", ["null"], repeat=1)
+    raw, marker = tmp_path / "raw", tmp_path / "marker.json"
+    argv = [sys.executable, "-m", "engbench.matrix", "run", str(exp), "null", "1", str(marker), "--raw", str(raw)]
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)  # another benchmark run, as far as the target can tell
+        proc = subprocess.Popen(argv, env=wf.env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        try:
+            time.sleep(4)
+            assert proc.poll() is None and not raw.exists()  # waiting, nothing started
+        except BaseException:
+            proc.kill()
+            raise
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "another benchmark run holds this machine" in err
+    run_dir = raw / json.loads(marker.read_text())["run_id"]
+    assert out.strip() == str(run_dir) and rundir.check(run_dir) == []
 
 
 def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_path):

@@ -18,7 +18,9 @@ removed (the target runs again), a verified run without a marker gets one (it is
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import fcntl
 import hashlib
 import json
 import os
@@ -31,6 +33,10 @@ from pathlib import Path
 from . import params, paths, rundir
 
 RECORD = "workflow.json"  # inside a run directory made by the workflow, sealed with it
+# One benchmark run per machine, across workflows and checkouts: a run target holds this lock
+# (node-local: /run/lock is a tmpfs) for as long as its run lasts. ENGBENCH_BENCH_LOCK moves it.
+BENCH_LOCK = "/run/lock/engbench-bench.lock" if os.path.isdir("/run/lock") else \
+    os.path.join(tempfile.gettempdir(), "engbench-bench.lock")
 
 
 def interleave(items: list, repeat: int) -> list[tuple[int, object]]:
@@ -146,14 +152,31 @@ def reconcile(all_targets: list[Target], raw: Path, state: Path) -> dict[str, li
     return changes
 
 
+@contextlib.contextmanager
+def machine_lock(log=lambda msg: print(msg, file=sys.stderr)):
+    """Hold the machine-wide benchmark lock (waiting for it, and saying so, if another run has it)."""
+    path = os.environ.get("ENGBENCH_BENCH_LOCK", BENCH_LOCK)
+    with open(path, "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"engbench.matrix: waiting for {path}: another benchmark run holds this machine")
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = False) -> Path:
-    """Run one target into `raw`: an ordinary `engbench run`, whose directory gets workflow.json
-    before it is sealed; the marker is written only for an `ok` run. Returns the run directory."""
+    """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
+    directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
+    Returns the run directory."""
     from . import runs
 
     record = {"key": target.key, "experiment": target.experiment, "experiment_file": str(target.params_file),
               "engine": target.engine, "repetition": target.repetition, "fingerprint": target.fingerprint}
-    with tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
+    with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
         listing = Path(tmp) / "runs.txt"
         listing.touch()
         outer = os.environ.get(runs.SEAL_LATER_ENV)
