@@ -10,6 +10,8 @@ targets are done — also after runs were imported from other machines. A small 
 target (`<state>/targets/<key>.json`, naming the run) is what Snakemake sees; `reconcile` rewrites
 the markers from the raw directory: a marker whose run is gone, unsealed, tampered or not `ok` is
 removed (the target runs again), a verified run without a marker gets one (it is not run again).
+A target's run holds a machine-wide lock file (BENCH_LOCK), so runs never share a machine, even
+when they come from two workflows.
 
     python -m engbench.matrix targets FILE.yaml ...              # the keys, in run order
     python -m engbench.matrix run FILE.yaml ENGINE REPETITION MARKER [--raw DIR]
