@@ -78,6 +78,7 @@ fi
 # --- servers: private MariaDB (InnoDB, MyRocks) and FerretDB for the MongoDB client path ---
 bash "$here/scripts/setup_servers.sh"
 
+bash "$here/scripts/setup_workflow.sh"  # Slurm, munge: the workflow's cluster profile and its test
 mkdir -p "$here/build"
 ln -sfn "$drv/engbench-driver" "$here/build/engbench-driver"
 ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"

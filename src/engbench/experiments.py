@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import driver, params, runs
+from . import driver, matrix, params, runs
 
 
 def available_engines(include_null: bool = False) -> list[str]:
@@ -27,19 +27,16 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
     for every engine before the first run starts, so a typo does not surface after an hour of
     runs. Every repetition uses the same seed: the spread is the machine's, not the data's.
     `description` names the experiment in each run's manifest (and so in the report)."""
-    if repeat < 1:
-        raise ValueError(f"repeat must be >= 1, got {repeat}")
     requests = [params.RunRequest(workload, e, dict(params_ or {}), params.knobs_for(e, dict(knobs or {})),
                                   seed) for e in engines]
     for req in requests:
         driver.validate(req.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
     rows = []
-    for rep in range(repeat):
-        for req in requests:
-            result = runs.execute(req, out_dir=out_dir, show_progress=show_progress, experiment=description,
-                                  argv=["engbench.experiments.run", workload, req.engine, f"repetition={rep + 1}"])
-            rows.append({"engine": req.engine, "repetition": rep + 1, "status": result.status,
-                         "run_dir": str(result.run_dir), **_headline(result.run_dir)})
+    for rep, req in matrix.interleave(requests, repeat):  # the workflow's order too
+        result = runs.execute(req, out_dir=out_dir, show_progress=show_progress, experiment=description,
+                              argv=["engbench.experiments.run", workload, req.engine, f"repetition={rep}"])
+        rows.append({"engine": req.engine, "repetition": rep, "status": result.status,
+                     "run_dir": str(result.run_dir), **_headline(result.run_dir)})
     return pd.DataFrame(rows)
 
 

@@ -1,0 +1,163 @@
+"""Bringing run directories from other machines into data/raw (`engbench import PATH|TARBALL`),
+and the machine key that keeps their numbers apart.
+
+A source is a run directory, a directory holding run directories (at any depth), or a tar archive
+of either (.tar, .tar.gz/.tgz, .tar.bz2, .tar.xz). Every run found is checked before anything is
+written: its manifest says `ok` (a `running`, `failed` or `interrupted` run is unfinished), it is
+sealed (SHA256SUMS) and every file matches its checksum, no file is listed as missing or extra, its
+name is the manifest's run_id, and no run of that name is in data/raw already or twice in the
+source. If any run is refused, nothing is imported (unless `skip_refused`): each refusal is given
+with its reason. An accepted run is copied into a hidden directory next to data/raw, verified
+again there, made read-only, and renamed into place; an existing run directory is never touched.
+Archive members that are links, devices, absolute or `..` paths are refused before extraction."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import stat
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import rundir
+
+
+class SourceError(ValueError):
+    """The source itself is unusable (missing, not a run, an unsafe or unreadable archive)."""
+
+
+def machine_key(hardware: dict | None) -> str:
+    """A short, stable name for the hardware a run was measured on, from its manifest's `hardware`:
+    `<ncpu>cpu-<memory GiB>g-<filesystem type>-<8 hex digits>`, the digits hashing the CPU model,
+    CPU count, memory (rounded to whole GiB: the kernel's total moves a little between boots), the
+    data device's model, rotational flag and I/O scheduler, and the filesystem's type and mount
+    options. Host names and device/mount names are left out: two identical machines share a key,
+    and runs are grouped by what was measured on, never averaged across different hardware."""
+    hw = hardware or {}
+    dev = hw.get("data_device") or {}
+    fs = hw.get("filesystem") or {}
+    gib = round((hw.get("memory_bytes") or 0) / 2**30)
+    identity = {"cpu_model": hw.get("cpu_model"), "ncpu": hw.get("ncpu"), "memory_gib": gib,
+                "device_model": dev.get("model"), "rotational": dev.get("rotational"),
+                "scheduler": dev.get("scheduler"), "fstype": fs.get("fstype"), "options": fs.get("options")}
+    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:8]
+    return f"{hw.get('ncpu') or '?'}cpu-{gib}g-{fs.get('fstype') or 'unknown'}-{digest}"
+
+
+@dataclass
+class Report:
+    imported: list = field(default_factory=list)   # (run_id, machine key)
+    refused: list = field(default_factory=list)    # (run name, reason)
+
+    @property
+    def ok(self) -> bool:
+        return not self.refused
+
+
+def refusal(run: Path, raw: Path) -> str | None:
+    """Why `run` cannot be imported into `raw`, or None."""
+    try:
+        manifest = rundir.read_manifest(run)
+    except (OSError, ValueError) as exc:
+        return f"unreadable manifest.json ({exc})"
+    if manifest.get("status") != "ok":
+        return f"unfinished: manifest status is {manifest.get('status')!r}, not 'ok'"
+    if not (run / rundir.SUMS).is_file():
+        return f"not sealed: no {rundir.SUMS}"
+    problems = rundir.check(run)
+    if problems:
+        return "tampered: " + "; ".join(problems)
+    if manifest.get("run_id") != run.name:
+        return f"renamed: the directory is {run.name!r} but its manifest's run_id is {manifest.get('run_id')!r}"
+    existing = raw / run.name
+    if existing.exists():
+        same = (existing / rundir.SUMS).is_file() and \
+            (existing / rundir.SUMS).read_bytes() == (run / rundir.SUMS).read_bytes()
+        return ("duplicate: already in " + str(raw)) if same else \
+            f"conflict: a different run named {run.name} is already in {raw}; it is not overwritten"
+    return None
+
+
+def find_run_dirs(root: Path) -> list[Path]:
+    """Directories holding manifest.json under (or being) `root`, not looking inside a run."""
+    if (root / rundir.MANIFEST).is_file():
+        return [root]
+    found = []
+    for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
+        found += find_run_dirs(child)
+    return found
+
+
+def _safe_extract(archive: Path, dest: Path) -> None:
+    try:
+        with tarfile.open(archive) as tar:
+            members = tar.getmembers()
+            for m in members:
+                parts = Path(m.name).parts
+                if not (m.isfile() or m.isdir()) or m.name.startswith("/") or ".." in parts:
+                    raise SourceError(f"{archive}: unsafe archive member {m.name!r} "
+                                       "(only plain files and directories under the archive's root)")
+            tar.extractall(dest, members=members)
+    except (tarfile.TarError, OSError) as exc:
+        raise SourceError(f"{archive}: not a readable tar archive ({exc})") from None
+
+
+def _read_only(tree: Path) -> None:
+    for p in sorted(tree.rglob("*"), key=lambda p: len(p.parts), reverse=True) + [tree]:
+        mode = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+        p.chmod(mode | (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH if p.is_dir() else 0))
+
+
+def _copy_in(run: Path, raw: Path) -> None:
+    """Copy into a hidden staging directory beside the runs, verify the copy, rename into place."""
+    staging = Path(tempfile.mkdtemp(prefix=".import-", dir=raw))
+    try:
+        copy = staging / run.name
+        shutil.copytree(run, copy, symlinks=False)
+        problems = rundir.check(copy)
+        if problems:
+            raise SourceError(f"{run.name}: the copy does not verify: {'; '.join(problems)}")
+        _read_only(copy)
+        if (raw / run.name).exists():  # appeared meanwhile: never overwrite
+            raise SourceError(f"{run.name}: appeared in {raw} during the import; not overwritten")
+        copy.rename(raw / run.name)
+    finally:
+        for p in staging.rglob("*"):
+            p.chmod(0o700)
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def import_runs(source: Path, raw: Path, skip_refused: bool = False) -> Report:
+    """Check every run of `source`, then (all accepted, or `skip_refused`) copy the accepted ones."""
+    source, raw = Path(source), Path(raw)
+    if not source.exists():
+        raise SourceError(f"{source}: no such file or directory")
+    with tempfile.TemporaryDirectory(prefix="engbench-import-") as tmp:
+        if source.is_file():
+            _safe_extract(source, Path(tmp))
+            root = Path(tmp)
+        else:
+            root = source
+        runs = find_run_dirs(root)
+        if not runs:
+            raise SourceError(f"{source}: no run directory (none holds {rundir.MANIFEST})")
+        report, accepted, names = Report(), [], set()
+        for run in runs:
+            reason = refusal(run, raw)
+            if reason is None and run.name in names:
+                reason = "duplicate: the source holds two runs of this name"
+            names.add(run.name)
+            if reason:
+                report.refused.append((run.name, reason))
+            else:
+                accepted.append(run)
+        if report.refused and not skip_refused:
+            return report
+        raw.mkdir(parents=True, exist_ok=True)
+        for run in accepted:
+            _copy_in(run, raw)
+            report.imported.append((run.name, machine_key(rundir.read_manifest(run).get("hardware"))))
+    return report

@@ -1,0 +1,244 @@
+"""The experiment matrix: experiment YAMLs (notebooks/params/*.yaml) → the ordered list of run
+targets (experiment × engine × repetition), and running one target. This is what the Snakemake
+workflow (workflow/Snakefile) is made of; `experiments.run` uses the same order (`interleave`).
+
+A target's identity is its key, `<experiment file stem>.<engine>.r<repetition>`, never the
+timestamped name of the run directory that realizes it. Running a target writes the key into the
+run directory as `workflow.json` (with the fingerprint of the exact request: workload, engine,
+parameters, knobs, seed) before the directory is sealed, so the raw directory alone says which
+targets are done — also after runs were imported from other machines. A small marker file per
+target (`<state>/targets/<key>.json`, naming the run) is what Snakemake sees; `reconcile` rewrites
+the markers from the raw directory: a marker whose run is gone, unsealed, tampered or not `ok` is
+removed (the target runs again), a verified run without a marker gets one (it is not run again).
+A target's run holds a machine-wide lock file (BENCH_LOCK), so runs never share a machine, even
+when they come from two workflows.
+
+    python -m engbench.matrix targets FILE.yaml ...              # the keys, in run order
+    python -m engbench.matrix run FILE.yaml ENGINE REPETITION MARKER [--raw DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import fcntl
+import hashlib
+import json
+import os
+import signal
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import params, paths, rundir
+
+RECORD = "workflow.json"  # inside a run directory made by the workflow, sealed with it
+# One benchmark run per machine, across workflows and checkouts: a run target holds this lock
+# (node-local: /run/lock is a tmpfs) for as long as its run lasts. ENGBENCH_BENCH_LOCK moves it.
+BENCH_LOCK = "/run/lock/engbench-bench.lock" if os.path.isdir("/run/lock") else \
+    os.path.join(tempfile.gettempdir(), "engbench-bench.lock")
+
+
+def interleave(items: list, repeat: int) -> list[tuple[int, object]]:
+    """(repetition, item) in run order: round after round, each round runs every item once, so
+    slow drift of a shared machine spreads over all items rather than landing on one."""
+    if repeat < 1:
+        raise ValueError(f"repeat must be >= 1, got {repeat}")
+    return [(rep, item) for rep in range(1, repeat + 1) for item in items]
+
+
+@dataclass(frozen=True)
+class Target:
+    experiment: str          # the experiment file's stem
+    params_file: Path
+    engine: str
+    repetition: int
+    request: params.RunRequest
+
+    @property
+    def key(self) -> str:
+        return f"{self.experiment}.{self.engine}.r{self.repetition}"
+
+    @property
+    def fingerprint(self) -> str:
+        blob = json.dumps(dataclasses.asdict(self.request), sort_keys=True, default=str)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def experiment_targets(params_file: Path, engines: list[str] | None = None) -> list[Target]:
+    """One experiment file's targets in run order; `engines` replaces the file's engine list."""
+    params_file = Path(params_file)
+    data = params.load_file(params_file)
+    workload = data.get("workload")
+    if not workload:
+        raise params.ParamError(f"{params_file}: no `workload`: a matrix needs it to know what to run")
+    engines = list(engines or data.get("engines") or ([data["engine"]] if data.get("engine") else []))
+    if not engines:
+        raise params.ParamError(f"{params_file}: no `engines` (and none given)")
+    try:
+        rounds = interleave(engines, int(data.get("repeat", 1)))
+    except ValueError as exc:
+        raise params.ParamError(f"{params_file}: {exc}") from None
+    return [Target(params_file.stem, params_file, engine, rep, params.resolve(workload, engine, params_file=params_file))
+            for rep, engine in rounds]
+
+
+def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True) -> list[Target]:
+    """Every experiment's targets, file after file, in run order. With `validate`, the driver checks
+    every request first (as `experiments.run` does), so a typo surfaces before the first run."""
+    out = [t for f in files for t in experiment_targets(f, engines)]
+    seen: dict[str, Path] = {}
+    for t in out:
+        if t.key in seen:
+            raise params.ParamError(f"target {t.key} comes from both {seen[t.key]} and {t.params_file}: "
+                                    "experiment files need distinct names")
+        seen[t.key] = t.params_file
+    if validate:
+        from . import driver
+        for t in out:
+            try:
+                driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
+            except driver.InvalidConfig as exc:
+                raise params.ParamError(f"{t.params_file} on {t.engine}: {exc}") from None
+    return out
+
+
+def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
+    """key → (run directory, fingerprint) of every workflow run under `raw` that is `ok`, sealed and
+    intact; the newest when a key was run more than once."""
+    from .process import find_runs
+
+    out = {}
+    for d in find_runs(raw):
+        record = d / RECORD
+        if not record.is_file() or rundir.read_manifest(d).get("status") != "ok" or rundir.check(d):
+            continue
+        info = json.loads(record.read_text())
+        out[info["key"]] = (d, info["fingerprint"])
+    return out
+
+
+def marker_path(state: Path, key: str) -> Path:
+    return Path(state) / "targets" / f"{key}.json"
+
+
+def _write_marker(path: Path, target: Target, run_dir: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps({"key": target.key, "fingerprint": target.fingerprint,
+                               "run_id": Path(run_dir).name}, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
+def reconcile(all_targets: list[Target], raw: Path, state: Path) -> dict[str, list[str]]:
+    """Make the markers say what the raw directory holds (see the module's docstring). A marker
+    that already names the right run is left alone (its time stamp is what Snakemake compares)."""
+    done = verified_runs(raw)
+    changes = {"adopted": [], "dropped": []}
+    for t in all_targets:
+        marker = marker_path(state, t.key)
+        run = done.get(t.key)
+        if run and run[1] == t.fingerprint:
+            try:
+                current = json.loads(marker.read_text())
+            except (OSError, ValueError):
+                current = {}
+            if current.get("run_id") != run[0].name or current.get("fingerprint") != t.fingerprint:
+                _write_marker(marker, t, run[0])
+                changes["adopted"].append(t.key)
+        elif marker.exists():
+            marker.unlink()
+            changes["dropped"].append(t.key)
+    return changes
+
+
+@contextlib.contextmanager
+def machine_lock(log=lambda msg: print(msg, file=sys.stderr)):
+    """Hold the machine-wide benchmark lock (waiting for it, and saying so, if another run has it)."""
+    path = os.environ.get("ENGBENCH_BENCH_LOCK", BENCH_LOCK)
+    with open(path, "a") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"engbench.matrix: waiting for {path}: another benchmark run holds this machine")
+            fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = False) -> Path:
+    """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
+    directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
+    Returns the run directory."""
+    from . import runs
+
+    record = {"key": target.key, "experiment": target.experiment, "experiment_file": str(target.params_file),
+              "engine": target.engine, "repetition": target.repetition, "fingerprint": target.fingerprint}
+    with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
+        listing = Path(tmp) / "runs.txt"
+        listing.touch()
+        outer = os.environ.get(runs.SEAL_LATER_ENV)
+        os.environ[runs.SEAL_LATER_ENV] = str(listing)
+        result = None
+        try:
+            result = runs.execute(target.request, out_dir=raw, show_progress=show_progress,
+                                  experiment=params.description(target.params_file),
+                                  argv=["engbench.matrix", "run", target.key])
+        finally:
+            if outer is None:
+                del os.environ[runs.SEAL_LATER_ENV]
+            else:
+                os.environ[runs.SEAL_LATER_ENV] = outer
+            # a signal now would leave an unsealed directory: hold signals until the seal is on
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            try:
+                for line in listing.read_text().splitlines():
+                    (Path(line) / RECORD).write_text(json.dumps(record, indent=1) + "\n")
+                    rundir.seal(Path(line))
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    if result.status != "ok":
+        raise RuntimeError(f"{target.key}: run {result.run_dir.name} ended {result.status}: {result.error}")
+    _write_marker(Path(marker), target, result.run_dir)
+    return result.run_dir
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m engbench.matrix", description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("targets", help="list the targets' keys in run order")
+    p.add_argument("files", nargs="+", type=Path)
+    p.add_argument("--engines", help="comma-separated engines replacing each file's list")
+    p = sub.add_parser("run", help="run one target and write its marker")
+    p.add_argument("file", type=Path)
+    p.add_argument("engine")
+    p.add_argument("repetition", type=int)
+    p.add_argument("marker", type=Path)
+    p.add_argument("--raw", type=Path, default=None, help="default data/raw or ENGBENCH_RAW_DIR")
+    args = ap.parse_args(argv)
+    from . import driver
+
+    try:
+        if args.cmd == "targets":
+            for t in targets(args.files, args.engines.split(",") if args.engines else None):
+                print(t.key)
+            return 0
+        match = [t for t in experiment_targets(args.file, [args.engine]) if t.repetition == args.repetition]
+        if not match:
+            raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
+        print(run_target(match[0], args.raw or paths.raw_dir(), args.marker))
+        return 0
+    except (params.ParamError, driver.InvalidConfig) as exc:
+        print(f"engbench.matrix: refused, nothing written: {exc}", file=sys.stderr)
+        return 2
+    except RuntimeError as exc:
+        print(f"engbench.matrix: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
