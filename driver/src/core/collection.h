@@ -101,12 +101,15 @@ class Collection {
   // The read-modify-write itself, inside the caller's transaction; counts nothing.
   bool apply_update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify, Change* c);
   void account(const Change& c, uint64_t* bytes_read, uint64_t* bytes_written);
+  // The document of an index row; a row whose record is missing is an error (never an empty doc).
+  void fetch_row(Session& s, int index, IndexRow* row);
   std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
   std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
   // All index keys of one document in one pass over its top-level fields.
   void encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const;
 
   Engine& engine_;
+  std::string name_;
   int record_table_;
   std::vector<IndexDef> indexes_;
   std::vector<int> index_tables_;
