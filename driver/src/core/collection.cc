@@ -156,6 +156,12 @@ std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) 
   return keys;
 }
 
+namespace {
+std::atomic<uint64_t> g_conflict_retries{0};
+}  // namespace
+
+uint64_t conflict_retries_total() { return g_conflict_retries.load(std::memory_order_relaxed); }
+
 template <class F>
 auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
   constexpr int kMaxAttempts = 100;
@@ -165,6 +171,7 @@ auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
     } catch (const EngineConflict&) {
       if (attempt >= kMaxAttempts) throw;
       conflict_retries_.fetch_add(1, std::memory_order_relaxed);
+      g_conflict_retries.fetch_add(1, std::memory_order_relaxed);
       std::this_thread::sleep_for(std::chrono::microseconds(std::min(50000, 100 * attempt * attempt)));
     }
   }

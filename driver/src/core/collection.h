@@ -49,6 +49,10 @@ struct Doc {
 // Double, utf8 → String, oid → ObjectId, date_time → Date; anything else throws).
 std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<std::string>& fields);
 
+// Transactions retried after the engine rolled them back (EngineConflict, e.g. WT_ROLLBACK), over
+// every Collection of the process (the runner reports a run's share as summary conflict_retries).
+uint64_t conflict_retries_total();
+
 class Collection {
  public:
   // Creates/opens the tables and recovers the record-id counter and the logical byte counts.
