@@ -102,9 +102,15 @@ class Client {
     bson_error_t err;
     if (!mongoc_collection_update_one(coll, filter, update, &opts, &reply, &err))
       throw EngineError(std::string("mongodb: update_one ") + what + ": " + err.message);
+    return reply_count(&reply, "matchedCount", what);
+  }
+
+  // A count field of a write reply; a reply without it is an error (never "0 documents").
+  static int64_t reply_count(const bson_t* reply, const char* field, const char* what) {
     bson_iter_t it;
-    if (bson_iter_init_find(&it, &reply, "matchedCount")) return bson_iter_as_int64(&it);
-    return 0;
+    if (!bson_iter_init_find(&it, reply, field) || !BSON_ITER_HOLDS_NUMBER(&it))
+      throw EngineError(std::string("mongodb: the reply to ") + what + " has no " + field);
+    return bson_iter_as_int64(&it);
   }
 
   void command(const char* db, const bson_t* cmd, bson_t* reply, const std::string& what, bool ignore_ns_missing = false) {
@@ -390,8 +396,7 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     bson_error_t err;
     if (!mongoc_collection_delete_one(coll(0, node_), &f, &opts, &reply, &err))
       throw EngineError(std::string("mongodb: delete_one node: ") + err.message);
-    bson_iter_t it;
-    return bson_iter_init_find(&it, &reply, "deletedCount") && bson_iter_as_int64(&it) > 0;
+    return Client::reply_count(&reply, "deletedCount", "delete_one node") > 0;
   }
   bool get_node(int64_t id, std::string* data) override {
     BsonGuard f;
