@@ -84,7 +84,10 @@ class MyConn {
     if (mysql_real_query(m_, sql.data(), sql.size()) != 0) throw err(sql);
     std::vector<std::vector<std::string>> out;
     MYSQL_RES* r = mysql_store_result(m_);
-    if (!r) return out;
+    if (!r) {
+      if (mysql_field_count(m_) != 0) throw err(sql);  // a result was due but could not be read
+      return out;
+    }
     unsigned nf = mysql_num_fields(r);
     while (MYSQL_ROW row = mysql_fetch_row(r)) {
       unsigned long* len = mysql_fetch_lengths(r);
