@@ -4,7 +4,9 @@
 // the KV engines get the Collection-based implementation of the same interface
 // (workloads/stores_kv.cc), the servers a SQL one (targets/mariadb.cc) or a MongoDB one
 // (targets/mongodb.cc). The workload generates every operation itself, so every target receives
-// the same operation stream (and the same op_stream_hash).
+// the same operation stream (and the same op_stream_hash). Stores only carry out requests and return
+// what a client gets back; the workloads count logical bytes themselves, from the request and those
+// results (docs/driver.md "Logical bytes"), so every target counts them the same way.
 //
 // Threading: one Target per process; a store is made once at setup; one client per worker thread.
 #pragma once
@@ -35,11 +37,11 @@ class SysbenchClient {
   virtual ~SysbenchClient() = default;
   // One insert request (one transaction / one multi-row INSERT / one insert_many) of rows.
   virtual void load(int table, const std::vector<SbRow>& rows) = 0;
-  // UPDATE ... SET c=? WHERE id=?  → rows matched (false: no such row). br/bw: logical bytes.
-  virtual bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) = 0;
+  // UPDATE ... SET c=? WHERE id=?  → rows matched (false: no such row).
+  virtual bool update_c(int table, int64_t id, const char* c) = 0;
   // UPDATE ... SET k=k+1 WHERE id=?  → matched; *new_k = the new k where the store sees it (KV),
   // else -1.
-  virtual bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) = 0;
+  virtual bool update_k(int table, int64_t id, int64_t* new_k) = 0;
   // Point read of k and c (verify mode).
   virtual bool get(int table, int64_t id, int64_t* k, std::string* c) = 0;
 };
@@ -52,7 +54,8 @@ class SysbenchStore {
   virtual void create(const std::string& prefix, int tables) = 0;
   virtual uint64_t rows(int table) = 0;  // rows already present (0 for a fresh table)
   virtual std::unique_ptr<SysbenchClient> client() = 0;
-  virtual int64_t live_bytes() const { return 0; }  // logical bytes of live rows (KV: BSON bytes)
+  // What the store itself measures for the summary (KV: logical_index_key_bytes, conflict_retries).
+  virtual json summary_extra() const { return json::object(); }
 };
 
 // --- iibench: one table/collection of purchase documents with 0-3 secondary indexes ---
@@ -68,12 +71,12 @@ class IibenchClient {
  public:
   virtual ~IibenchClient() = default;
   // One insert request of BSON documents {_id?, dateandtime, cashregisterid, customerid, productid,
-  // price, cf1..}. Returns logical bytes written.
-  virtual uint64_t insert_batch(const std::vector<Doc>& docs) = 0;
+  // price, cf1..}.
+  virtual void insert_batch(const std::vector<Doc>& docs) = 0;
   // Range query on index 0 = pc (price, customerid), 1 = rpc (cashregisterid, price, customerid),
   // 2 = ptc (price, dateandtime, customerid) from `start` (the index's values) with a limit.
-  // Returns rows; br = logical bytes read.
-  virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) = 0;
+  // Returns rows.
+  virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) = 0;
 };
 
 class IibenchStore {
@@ -105,28 +108,32 @@ class LinkbenchClient {
   virtual void load_nodes(const std::vector<LbNode>& nodes) = 0;
   virtual void load_links(const std::vector<LbLink>& links) = 0;
   virtual void load_counts(const std::vector<LbCount>& counts) = 0;
-  // Requests. br/bw: logical bytes read/written where the store can tell.
-  virtual void add_node(const LbNode& node, uint64_t* bw) = 0;
-  virtual bool update_node(int64_t id, const std::string& data, int64_t time, uint64_t* br, uint64_t* bw) = 0;
-  virtual bool delete_node(int64_t id, uint64_t* br) = 0;
-  virtual bool get_node(int64_t id, std::string* data, uint64_t* br) = 0;
+  // Requests. Writers of one id1 are serialized by the workload.
+  // Inserts the node; returns the id it is found under (node.id; KV engines: its record id).
+  virtual int64_t add_node(const LbNode& node) = 0;
+  virtual bool update_node(int64_t id, const std::string& data, int64_t time) = 0;  // version + 1
+  virtual bool delete_node(int64_t id) = 0;
+  virtual bool get_node(int64_t id, std::string* data) = 0;  // data may be null
   // Insert, or un-hide/overwrite, the link (visible; version + 1); the count of (id1, link_type)
   // goes up by one when the link was not visible. One transaction where the server has them.
-  virtual void add_link(const LbLink& link, uint64_t* br, uint64_t* bw) = 0;
+  virtual void add_link(const LbLink& link) = 0;
   // Hide a visible link and decrement its count. false: no visible link.
-  virtual bool delete_link(int64_t id1, int64_t link_type, int64_t id2, int64_t time, uint64_t* br, uint64_t* bw) = 0;
-  virtual bool count_link(int64_t id1, int64_t link_type, int64_t* count, uint64_t* br) = 0;
-  virtual bool get_link(int64_t id1, int64_t link_type, int64_t id2, int64_t* visibility, std::string* data,
-                        uint64_t* br) = 0;
-  // Visible links of (id1, link_type), newest first, at most limit. Returns rows.
-  virtual size_t get_links_list(int64_t id1, int64_t link_type, size_t limit, uint64_t* br) = 0;
+  virtual bool delete_link(int64_t id1, int64_t link_type, int64_t id2, int64_t time) = 0;
+  virtual bool count_link(int64_t id1, int64_t link_type, int64_t* count) = 0;
+  // The link whatever its visibility; out gets visibility and data.
+  virtual bool get_link(int64_t id1, int64_t link_type, int64_t id2, LbLink* out) = 0;
+  // Visible links of (id1, link_type), newest first, at most limit; out gets each one's data
+  // (at least). Returns rows.
+  virtual size_t get_links_list(int64_t id1, int64_t link_type, size_t limit, std::vector<LbLink>* out) = 0;
 };
 
 class LinkbenchStore {
  public:
   virtual ~LinkbenchStore() = default;
-  virtual void create(const std::string& prefix) = 0;  // drops and recreates <prefix>node, link, count
+  // Servers drop and recreate <prefix>node, link, count; KV engines create them in a fresh data_dir.
+  virtual void create(const std::string& prefix) = 0;
   virtual std::unique_ptr<LinkbenchClient> client() = 0;
+  virtual json summary_extra() const { return json::object(); }
 };
 
 // --- targets ---
@@ -164,6 +171,7 @@ const std::vector<TargetInfo>& target_registry();
 // Collection-based stores for the KV engines (the behaviour the workloads had before targets).
 std::unique_ptr<SysbenchStore> kv_sysbench_store(Engine& engine);
 std::unique_ptr<IibenchStore> kv_iibench_store(Engine& engine);
+std::unique_ptr<LinkbenchStore> kv_linkbench_store(Engine& engine);
 
 // Errors of targets are EngineErrors too ("mariadb: UPDATE sbtest1 ...: <server message>").
 

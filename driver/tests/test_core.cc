@@ -83,6 +83,21 @@ TEST(KeyCodec, RandomTuplesOrderLikeTheReferenceComparator) {
   }
 }
 
+TEST(KeyCodec, StringsDecodeBackAfterSkippingEveryOtherType) {
+  const std::vector<KeyValue> v = {KeyValue::Null(), KeyValue::Int(7), KeyValue::Int(INT64_MAX), KeyValue::Double(-2.5),
+                                   KeyValue::Oid("abcdefghijkl"), KeyValue::Date(-3), KeyValue::Str("a\0b\0"s),
+                                   KeyValue::Str("")};
+  std::string key = eb::encode_key(v, 99);
+  size_t pos = 0;
+  for (size_t i = 0; i < 6; ++i) pos = eb::encoded_value_end(key, pos);
+  EXPECT_EQ(eb::decode_string_at(key, pos), "a\0b\0"s);
+  pos = eb::encoded_value_end(key, pos);
+  EXPECT_EQ(eb::decode_string_at(key, pos), "");
+  EXPECT_EQ(eb::encoded_value_end(key, pos) + 8, key.size());
+  EXPECT_THROW(eb::decode_string_at(key, 0), eb::KeyCodecError);
+  EXPECT_THROW(eb::encoded_value_end(key.substr(0, 5), 1), eb::KeyCodecError);
+}
+
 TEST(KeyCodec, NumbersCompareAcrossIntAndDouble) {
   auto k = [](KeyValue v) { return eb::encode_key({v}, 0); };
   EXPECT_LT(k(KeyValue::Int(-5)), k(KeyValue::Double(-4.5)));

@@ -224,6 +224,28 @@ TEST_P(Documents, DeletesRemoveRecordAndIndexEntries) {
   for (auto& r : rows) EXPECT_NE(r.record_id, ids[3]);
 }
 
+TEST_P(Documents, AnIndexRowWhoseRecordIsMissingFailsTheFetch) {
+  if (!stores()) GTEST_SKIP() << "null stores nothing";
+  std::vector<uint64_t> ids;
+  coll_->insert_batch(*s_, random_docs(5, 4), &ids);
+  const int records = engine_->table("c", eb::TableKind::Record);
+  s_->begin();
+  ASSERT_TRUE(s_->del(records, eb::record_key(ids[2])));  // behind the document layer's back
+  s_->commit();
+  std::vector<eb::IndexRow> rows;
+  try {
+    coll_->index_scan(*s_, 0, {}, 0, true, &rows);
+    ADD_FAILURE() << "a fetch of a missing record returned";
+  } catch (const eb::EngineError& e) {
+    EXPECT_NE(std::string(e.what()).find("record " + std::to_string(ids[2]) + ", which is missing"), std::string::npos)
+        << e.what();
+  }
+  rows.clear();
+  EXPECT_THROW(coll_->index_scan_prefix(*s_, 0, {}, 0, true, &rows), eb::EngineError);
+  rows.clear();
+  EXPECT_EQ(coll_->index_scan(*s_, 0, {}, 0, false, &rows), 5u);  // without fetch: the index as it is
+}
+
 TEST_P(Documents, PersistsAcrossCloseAndReopen) {
   if (!stores()) GTEST_SKIP() << "null stores nothing";
   std::vector<uint64_t> ids;

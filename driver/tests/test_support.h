@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config.h"
 #include "engine.h"
 
 namespace ebtest {
@@ -28,7 +29,7 @@ inline std::vector<std::string> engine_names() {
 // Small namespaced knob values (for configs) so tests do not reserve gigabytes.
 inline eb::json small_knobs_json(const std::string& engine) {
   const auto& info = engine_info(engine);
-  std::string ns = engine == "wiredtiger-lsm" ? "wiredtiger" : engine;
+  const std::string ns = eb::knob_namespace(engine);
   eb::json k = eb::json::object();
   for (const auto& s : info.knobs) {
     if (s.name == "cache_size") k[ns + ".cache_size"] = "64MB";
@@ -43,7 +44,7 @@ inline eb::ParamValues small_knobs(const std::string& engine) {
   eb::ParamValues out;
   const auto& info = engine_info(engine);
   for (const auto& s : info.knobs) out[s.name] = s.default_value;
-  std::string ns = engine == "wiredtiger-lsm" ? "wiredtiger." : engine + ".";
+  const std::string ns = eb::knob_namespace(engine) + ".";
   eb::json small = small_knobs_json(engine);
   for (auto it = small.begin(); it != small.end(); ++it) {
     const std::string k = it.key();

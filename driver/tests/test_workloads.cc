@@ -31,10 +31,14 @@ struct RunOut {
   std::string progress;
 };
 
-RunOut run(const eb::json& raw, std::atomic<bool>* stop = nullptr) {
+eb::ResolvedConfig resolved(const eb::json& raw) {
   eb::ResolvedConfig cfg;
   std::vector<std::string> problems;
   if (!eb::resolve_config(raw, &cfg, &problems)) throw std::runtime_error("invalid: " + problems[0]);
+  return cfg;
+}
+
+RunOut run_resolved(const eb::ResolvedConfig& cfg, std::atomic<bool>* stop = nullptr) {
   std::ostringstream progress;
   eb::RunOptions o;
   o.progress = &progress;
@@ -47,6 +51,8 @@ RunOut run(const eb::json& raw, std::atomic<bool>* stop = nullptr) {
   r.progress = progress.str();
   return r;
 }
+
+RunOut run(const eb::json& raw, std::atomic<bool>* stop = nullptr) { return run_resolved(resolved(raw), stop); }
 
 std::string driver_binary() {
   return (fs::read_symlink("/proc/self/exe").parent_path() / "engbench-driver").string();
@@ -337,6 +343,42 @@ TEST(Failure, AnUnusableDataDirFailsWithExit1) {
   o.stop = &never;
   EXPECT_EQ(eb::run_benchmark(cfg, o), 1);
   EXPECT_NE(progress.str().find("\"failed\""), std::string::npos);
+}
+
+// A workload that does its requests and then fails to say what they were.
+class SummaryBreaks final : public eb::Workload {
+ public:
+  std::vector<std::string> op_names() const override { return {"op"}; }
+  void setup(eb::Engine&, const eb::ParamValues&, uint64_t) override {}
+  int threads() const override { return 1; }
+  void run_thread(int, eb::RunContext&, eb::ThreadMetrics& m, eb::OpHasher&) override { m.record(0, 5, 1, 10, 20); }
+  eb::json summary_extra() const override { throw std::runtime_error("the load window was never closed"); }
+};
+
+TEST(Failure, AWorkloadWhoseSummaryStepThrowsFailsItsRunWithTheReason) {
+  ebtest::TempDir d;
+  eb::json c = base_config("fillseq", "null", d.path);
+  c["params"] = {{"num", 10}};
+  eb::ResolvedConfig cfg = resolved(c);
+  eb::WorkloadInfo broken = *cfg.workload;
+  broken.make = [] { return std::unique_ptr<eb::Workload>(new SummaryBreaks()); };
+  cfg.workload = &broken;
+  RunOut r = run_resolved(cfg);
+  EXPECT_EQ(r.rc, 1);
+  EXPECT_EQ(r.summary.at("status"), "failed");
+  EXPECT_EQ(r.summary.at("error"), "workload summary: the load window was never closed");
+  EXPECT_EQ(r.summary.at("totals").at("op").at("requests"), 1);  // what was measured is still written
+  EXPECT_NE(r.progress.find("\"failed\""), std::string::npos);
+}
+
+TEST(Failure, ASummaryAlwaysHasWarningsAndConflictRetries) {
+  ebtest::TempDir d;
+  eb::json c = base_config("fillseq", "null", d.path);
+  c["params"] = {{"num", 10}};
+  RunOut r = run(c);
+  ASSERT_EQ(r.rc, 0);
+  EXPECT_EQ(r.summary.at("warnings"), eb::json::array());
+  EXPECT_EQ(r.summary.at("conflict_retries"), 0);
 }
 
 }  // namespace

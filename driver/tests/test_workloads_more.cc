@@ -74,6 +74,27 @@ std::string name_of(const ::testing::TestParamInfo<std::string>& i) {
 // ---------------------------------------------------------------------------------------------
 // Distributions.
 
+// The canonical encoding of logical bytes is the size DocWriter writes, without writing it.
+TEST(LogicalBytes, BsonSizeIsTheSizeDocWriterWrites) {
+  std::string doc;
+  eb::wl::DocWriter w(&doc);
+  const uint8_t oid[12] = {};
+  w.oid("_id", oid);
+  w.i32("a", 1);
+  w.i64("bb", 2);
+  w.dbl("price", 3.5);
+  w.utf8("c", "hello", 5);
+  w.binary("data", "\0\1\2", 3);
+  w.finish();
+  uint64_t size =
+      eb::wl::BsonSize().oid("_id").i32("a").i64("bb").dbl("price").utf8("c", 5).binary("data", 3).bytes();
+  EXPECT_EQ(size, doc.size());
+  bson_t b;
+  ASSERT_TRUE(bson_init_static(&b, reinterpret_cast<const uint8_t*>(doc.data()), doc.size()));
+  EXPECT_EQ(b.len, size);  // libbson reads it as a whole, valid document
+  EXPECT_EQ(eb::wl::BsonSize().bytes(), 5u);
+}
+
 TEST(Distributions, ZipfFrequenciesAndRankSlopeMatchTheShape) {
   const uint64_t n = 10000, draws = 400000;
   for (double shape : {0.8, 0.741, 0.625, 0.606}) {

@@ -44,9 +44,16 @@ def engine_names() -> list[str]:
     return [e["name"] for e in describe()["engines"]]
 
 
-def knob_namespace(engine: str) -> str:
-    """Knobs are addressed `<namespace>.<knob>`; wiredtiger-lsm shares wiredtiger's namespace."""
-    return engine.split("-", 1)[0]
+def knob_namespaces() -> dict[str, str]:
+    """Engine or target name → the namespace of its knobs (`<namespace>.<knob>`), as the driver's
+    `describe` states it (wiredtiger-lsm shares wiredtiger's, both MariaDB targets `mariadb`)."""
+    d = describe()
+    return {e["name"]: e["knob_namespace"] for e in [*d["engines"], *d.get("targets", [])]}
+
+
+def knob_namespace(engine: str) -> str | None:
+    """The knob namespace of `engine`; None for a name the driver does not know."""
+    return knob_namespaces().get(engine)
 
 
 def validate(config: dict) -> dict:

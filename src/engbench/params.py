@@ -87,10 +87,10 @@ def parse_sets(items: list[str]) -> tuple[dict, dict, int | None]:
 
 def knobs_for(engine: str, knobs: dict) -> dict:
     """The knobs of an experiment that apply to `engine`; knobs of other known engines are left
-    out, a namespace that belongs to no engine is kept (so the driver refuses it)."""
-    namespaces = {driver.knob_namespace(e) for e in driver.engine_names()}
-    namespaces |= {t.get("knob_namespace") for t in driver.describe().get("targets", [])}
-    mine = driver.knob_namespace(engine)
+    out, a namespace that belongs to no engine is kept (so the driver refuses it). Which namespace
+    is whose comes from the driver's `describe`."""
+    owners = driver.knob_namespaces()
+    namespaces, mine = set(owners.values()), owners.get(engine)
     out = {}
     for key, value in knobs.items():
         ns = key.split(".", 1)[0]
@@ -110,7 +110,9 @@ def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file
         raise ParamError(f"no engine given (--engine); valid: {', '.join(driver.engine_names() + targets)}")
     set_params, set_knobs, set_seed = parse_sets(list(sets))
     params = {**data.get("params", {}), **set_params}
-    knobs = knobs_for(engine, {**data.get("knobs", {}), **set_knobs})
+    # An experiment file may hold several engines' knobs; a --set knob is meant for this run, so one
+    # of another engine's namespace goes to the driver, which refuses it with the valid choices.
+    knobs = {**knobs_for(engine, data.get("knobs", {})), **set_knobs}
     final_seed = seed if seed is not None else set_seed if set_seed is not None else data.get("seed", 1)
     return RunRequest(workload=workload, engine=engine, params=params, knobs=knobs, seed=int(final_seed))
 

@@ -89,7 +89,7 @@ bool view(const std::string& bytes, bson_t* b) {
 }  // namespace
 
 Collection::Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes)
-    : engine_(engine), indexes_(std::move(indexes)) {
+    : engine_(engine), name_(name), indexes_(std::move(indexes)) {
   record_table_ = engine_.table(name, TableKind::Record);
   for (const auto& ix : indexes_) {
     index_tables_.push_back(engine_.table(name + "." + ix.name, TableKind::Index));
@@ -156,6 +156,12 @@ std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) 
   return keys;
 }
 
+namespace {
+std::atomic<uint64_t> g_conflict_retries{0};
+}  // namespace
+
+uint64_t conflict_retries_total() { return g_conflict_retries.load(std::memory_order_relaxed); }
+
 template <class F>
 auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
   constexpr int kMaxAttempts = 100;
@@ -165,6 +171,7 @@ auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
     } catch (const EngineConflict&) {
       if (attempt >= kMaxAttempts) throw;
       conflict_retries_.fetch_add(1, std::memory_order_relaxed);
+      g_conflict_retries.fetch_add(1, std::memory_order_relaxed);
       std::this_thread::sleep_for(std::chrono::microseconds(std::min(50000, 100 * attempt * attempt)));
     }
   }
@@ -314,7 +321,7 @@ size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>
   for (size_t i = first; i < out->size(); ++i) {
     br += (*out)[i].key.size();
     if (fetch) {
-      s.get(record_table_, record_key((*out)[i].record_id), &(*out)[i].doc);
+      fetch_row(s, index, &(*out)[i]);
       br += (*out)[i].doc.size();
     }
   }
@@ -341,11 +348,17 @@ size_t Collection::index_scan_prefix(Session& s, int index, const std::vector<Ke
   }, opts);
   if (fetch)
     for (size_t i = first; i < out->size(); ++i) {
-      s.get(record_table_, record_key((*out)[i].record_id), &(*out)[i].doc);
+      fetch_row(s, index, &(*out)[i]);
       br += (*out)[i].doc.size();
     }
   if (bytes_read) *bytes_read += br;
   return out->size() - first;
+}
+
+void Collection::fetch_row(Session& s, int index, IndexRow* row) {
+  if (!s.get(record_table_, record_key(row->record_id), &row->doc))
+    throw EngineError("document layer: index " + name_ + "." + indexes_[index].name + " names record " +
+                      std::to_string(row->record_id) + ", which is missing");
 }
 
 uint64_t Collection::insert_in_txn(Session& s, const Doc& doc) {

@@ -49,6 +49,10 @@ struct Doc {
 // Double, utf8 → String, oid → ObjectId, date_time → Date; anything else throws).
 std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<std::string>& fields);
 
+// Transactions retried after the engine rolled them back (EngineConflict, e.g. WT_ROLLBACK), over
+// every Collection of the process (the runner reports a run's share as summary conflict_retries).
+uint64_t conflict_retries_total();
+
 class Collection {
  public:
   // Creates/opens the tables and recovers the record-id counter and the logical byte counts.
@@ -101,12 +105,15 @@ class Collection {
   // The read-modify-write itself, inside the caller's transaction; counts nothing.
   bool apply_update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify, Change* c);
   void account(const Change& c, uint64_t* bytes_read, uint64_t* bytes_written);
+  // The document of an index row; a row whose record is missing is an error (never an empty doc).
+  void fetch_row(Session& s, int index, IndexRow* row);
   std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
   std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
   // All index keys of one document in one pass over its top-level fields.
   void encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const;
 
   Engine& engine_;
+  std::string name_;
   int record_table_;
   std::vector<IndexDef> indexes_;
   std::vector<int> index_tables_;

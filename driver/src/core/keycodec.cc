@@ -141,6 +141,38 @@ std::string encode_key(const std::vector<KeyValue>& values, uint64_t record_id) 
   return out;
 }
 
+size_t encoded_value_end(std::string_view key, size_t pos) {
+  auto need = [&](size_t n) {
+    if (pos + n > key.size()) throw KeyCodecError("key codec: truncated key");
+    return pos + n;
+  };
+  switch (static_cast<unsigned char>(key.at(pos))) {
+    case kTagNull: return need(1);
+    case kTagNumber: need(10); return key[pos + 9] == '\0' ? pos + 10 : need(18);
+    case kTagOid: return need(13);
+    case kTagDate: return need(9);
+    case kTagString:
+      for (size_t i = pos + 1; i + 1 < key.size(); ++i)
+        if (key[i] == '\0') {
+          if (key[i + 1] == '\0') return i + 2;
+          ++i;  // an escaped 0x00 0xFF
+        }
+      throw KeyCodecError("key codec: unterminated string");
+    default: throw KeyCodecError("key codec: unknown type tag");
+  }
+}
+
+std::string decode_string_at(std::string_view key, size_t pos) {
+  if (static_cast<unsigned char>(key.at(pos)) != kTagString) throw KeyCodecError("key codec: not a string");
+  const size_t end = encoded_value_end(key, pos) - 2;
+  std::string out;
+  for (size_t i = pos + 1; i < end; ++i) {
+    out.push_back(key[i]);
+    if (key[i] == '\0') ++i;  // skip the escape byte
+  }
+  return out;
+}
+
 int compare_values(const KeyValue& a, const KeyValue& b) {
   int ra = type_rank(a.type), rb = type_rank(b.type);
   if (ra != rb) return ra < rb ? -1 : 1;

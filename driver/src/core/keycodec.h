@@ -55,6 +55,11 @@ inline uint64_t index_key_record_id(std::string_view key) {
   return key.size() >= 8 ? read_be64(key.data() + key.size() - 8) : 0;
 }
 
+// Where the encoded value starting at `pos` of `key` ends (throws KeyCodecError on a bad key).
+size_t encoded_value_end(std::string_view key, size_t pos);
+// The string value encoded at `pos` (unescaped); throws KeyCodecError when it is not a string.
+std::string decode_string_at(std::string_view key, size_t pos);
+
 // The reference order the encoding must reproduce (type rank, then numeric/bytewise value).
 int compare_values(const KeyValue& a, const KeyValue& b);
 

@@ -61,6 +61,8 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
 
   std::string status = "ok";
   json error = nullptr;
+  std::vector<std::string> warnings;  // non-fatal problems, all recorded in summary.json
+  const uint64_t retries_before = conflict_retries_total();
   auto fail = [&](const std::string& msg) {
     if (status != "failed") {
       status = "failed";
@@ -259,6 +261,16 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
     }
   }
   DiskUsage du = disk_usage(cfg.data_dir);
+  // The workload's own summary fields (logical bytes stored, load window, ...): a failure here
+  // fails the run with its reason; the numbers would otherwise vanish without a word.
+  json extra = json::object();
+  if (wl) {
+    try {
+      extra = wl->summary_extra();
+    } catch (const std::exception& e) {
+      fail(std::string("workload summary: ") + e.what());
+    }
+  }
 
   // Summary and files.
   json summary;
@@ -273,7 +285,8 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
     if (target) {
       try {
         d = target->describe();
-      } catch (const std::exception&) {
+      } catch (const std::exception& e) {
+        warnings.push_back(std::string("target describe failed (summary target is the config's): ") + e.what());
       }
     }
     summary["target"] = d;
@@ -333,13 +346,9 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   summary["rates"] = rates;
   summary["latency_us"] = lat;
   summary["logical_bytes_stored"] = 0;
-  if (wl) {
-    try {
-      json extra = wl->summary_extra();
-      for (auto it = extra.begin(); it != extra.end(); ++it) summary[it.key()] = it.value();
-    } catch (const std::exception&) {
-    }
-  }
+  summary["conflict_retries"] = conflict_retries_total() - retries_before;
+  for (auto it = extra.begin(); it != extra.end(); ++it) summary[it.key()] = it.value();
+  summary["warnings"] = warnings;
   summary["disk"] = {{"apparent_bytes", du.apparent_bytes}, {"allocated_bytes", du.allocated_bytes}};
   struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

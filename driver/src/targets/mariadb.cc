@@ -84,7 +84,10 @@ class MyConn {
     if (mysql_real_query(m_, sql.data(), sql.size()) != 0) throw err(sql);
     std::vector<std::vector<std::string>> out;
     MYSQL_RES* r = mysql_store_result(m_);
-    if (!r) return out;
+    if (!r) {
+      if (mysql_field_count(m_) != 0) throw err(sql);  // a result was due but could not be read
+      return out;
+    }
     unsigned nf = mysql_num_fields(r);
     while (MYSQL_ROW row = mysql_fetch_row(r)) {
       unsigned long* len = mysql_fetch_lengths(r);
@@ -150,7 +153,7 @@ class SqlSysbenchClient final : public SysbenchClient {
     c_.exec(sql_);
   }
 
-  bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) override {
+  bool update_c(int table, int64_t id, const char* c) override {
     MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table), "UPDATE " + name(table) + " SET c=? WHERE id=?");
     MYSQL_BIND b[2];
     std::memset(b, 0, sizeof b);
@@ -162,13 +165,10 @@ class SqlSysbenchClient final : public SysbenchClient {
     b[0].length = &clen;
     b[1].buffer_type = MYSQL_TYPE_LONGLONG;
     b[1].buffer = &idv;
-    uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET c=? WHERE id=?");
-    if (br) *br = 0;
-    if (bw) *bw = n ? kSbCLen : 0;
-    return n > 0;
+    return MyConn::run(s, b, "UPDATE sbtest SET c=? WHERE id=?") > 0;
   }
 
-  bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) override {
+  bool update_k(int table, int64_t id, int64_t* new_k) override {
     MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table) + 1, "UPDATE " + name(table) + " SET k=k+1 WHERE id=?");
     MYSQL_BIND b[1];
     std::memset(b, 0, sizeof b);
@@ -177,8 +177,6 @@ class SqlSysbenchClient final : public SysbenchClient {
     b[0].buffer = &idv;
     uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET k=k+1 WHERE id=?");
     *new_k = -1;
-    if (br) *br = 0;
-    if (bw) *bw = n ? 4 : 0;
     return n > 0;
   }
 
@@ -251,13 +249,11 @@ class SqlIibenchClient final : public IibenchClient {
     head_ += ") VALUES ";
   }
 
-  uint64_t insert_batch(const std::vector<Doc>& docs) override {
+  void insert_batch(const std::vector<Doc>& docs) override {
     sql_ = head_;
-    uint64_t bytes = 0;
     for (size_t d = 0; d < docs.size(); ++d) {
       bson_t b;
-      docs[d].view(&b);
-      bytes += docs[d].bytes.size();
+      if (!docs[d].view(&b)) throw EngineError("mariadb: iibench insert: invalid document");
       sql_ += d ? ",(" : "(";
       bool first = true;
       bson_iter_t it;
@@ -271,10 +267,9 @@ class SqlIibenchClient final : public IibenchClient {
       sql_ += ')';
     }
     c_.exec(sql_);
-    return bytes;
   }
 
-  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) override {
+  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
     // The iibench queries as lexicographic ranges on the index columns, in index order.
     static const char* idx_name[3] = {"pc", "rpc", "ptc"};
     static const std::vector<std::string> idx_cols[3] = {
@@ -298,10 +293,6 @@ class SqlIibenchClient final : public IibenchClient {
     for (size_t i = 0; i < cols.size(); ++i) order += (i ? "," : "") + cols[i];
     auto rows = c_.rows("SELECT " + sel + " FROM " + shape_.name + " FORCE INDEX (" + idx_name[index] + ") WHERE " +
                         where + " ORDER BY " + order + " LIMIT " + std::to_string(limit));
-    uint64_t bytes = 0;
-    for (auto& r : rows)
-      for (auto& f : r) bytes += f.size();
-    if (br) *br = bytes;
     return rows.size();
   }
 
@@ -386,32 +377,29 @@ class SqlLinkbenchClient final : public LinkbenchClient {
     c_.exec(q);
   }
 
-  void add_node(const LbNode& n, uint64_t* bw) override {
+  int64_t add_node(const LbNode& n) override {
     load_nodes({n});
-    *bw += n.data.size();
+    return n.id;
   }
-  bool update_node(int64_t id, const std::string& data, int64_t time, uint64_t*, uint64_t* bw) override {
+  bool update_node(int64_t id, const std::string& data, int64_t time) override {
     std::string q = "UPDATE " + node_ + " SET version=version+1, time=" + std::to_string(time) + ", data=";
     c_.quote(&q, data);
     q += " WHERE id=" + std::to_string(id);
     c_.exec(q);
-    bool found = c_.affected() > 0;
-    if (found) *bw += data.size();
-    return found;
+    return c_.affected() > 0;
   }
-  bool delete_node(int64_t id, uint64_t*) override {
+  bool delete_node(int64_t id) override {
     c_.exec("DELETE FROM " + node_ + " WHERE id=" + std::to_string(id));
     return c_.affected() > 0;
   }
-  bool get_node(int64_t id, std::string* data, uint64_t* br) override {
+  bool get_node(int64_t id, std::string* data) override {
     auto r = c_.rows("SELECT data FROM " + node_ + " WHERE id=" + std::to_string(id));
     if (r.empty()) return false;
-    if (br) *br += r[0][0].size();
     if (data) *data = r[0][0];
     return true;
   }
 
-  void add_link(const LbLink& l, uint64_t* br, uint64_t* bw) override {
+  void add_link(const LbLink& l) override {
     const std::string key = where(l.id1, l.link_type, l.id2);
     txn([&] {
       auto r = c_.rows("SELECT visibility FROM " + link_ + key + " FOR UPDATE");
@@ -436,11 +424,9 @@ class SqlLinkbenchClient final : public LinkbenchClient {
       }
       return 0u;
     });
-    (void)br;
-    *bw += l.data.size();
   }
 
-  bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time, uint64_t*, uint64_t* bw) override {
+  bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time) override {
     bool done = false;
     txn([&] {
       done = false;
@@ -454,32 +440,39 @@ class SqlLinkbenchClient final : public LinkbenchClient {
       done = true;
       return 0u;
     });
-    if (done) *bw += 1;
     return done;
   }
 
-  bool count_link(int64_t id1, int64_t lt, int64_t* count, uint64_t* br) override {
+  bool count_link(int64_t id1, int64_t lt, int64_t* count) override {
     auto r = c_.rows("SELECT count FROM " + count_ + " WHERE id=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt));
     if (r.empty()) return false;
     *count = std::stoll(r[0][0]);
-    if (br) *br += 8;
     return true;
   }
-  bool get_link(int64_t id1, int64_t lt, int64_t id2, int64_t* vis, std::string* data, uint64_t* br) override {
+  bool get_link(int64_t id1, int64_t lt, int64_t id2, LbLink* out) override {
     auto r = c_.rows("SELECT visibility, data FROM " + link_ + where(id1, lt, id2));
     if (r.empty()) return false;
-    if (vis) *vis = std::stoll(r[0][0]);
-    if (data) *data = r[0][1];
-    if (br) *br += r[0][1].size();
+    if (out) {
+      out->visibility = std::stoll(r[0][0]);
+      out->data = r[0][1];
+    }
     return true;
   }
-  size_t get_links_list(int64_t id1, int64_t lt, size_t limit, uint64_t* br) override {
+  size_t get_links_list(int64_t id1, int64_t lt, size_t limit, std::vector<LbLink>* out) override {
     auto r = c_.rows("SELECT id1, id2, link_type, visibility, data, time, version FROM " + link_ +
                      " WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) +
                      " AND visibility=1 ORDER BY time DESC LIMIT " + std::to_string(limit));
-    if (br)
-      for (auto& row : r)
-        for (auto& f : row) *br += f.size();
+    for (auto& row : r) {
+      LbLink l;
+      l.id1 = std::stoll(row[0]);
+      l.id2 = std::stoll(row[1]);
+      l.link_type = std::stoll(row[2]);
+      l.visibility = std::stoll(row[3]);
+      l.data = row[4];
+      l.time = std::stoll(row[5]);
+      l.version = std::stoll(row[6]);
+      out->push_back(std::move(l));
+    }
     return r.size();
   }
 

@@ -27,16 +27,18 @@ std::string jstr(const json& c, const char* k, const std::string& dflt) {
 std::string to_json_text(const bson_t* b) {
   size_t n = 0;
   char* s = bson_as_relaxed_extended_json(b, &n);
-  std::string out = s ? std::string(s, n) : "{}";
+  if (!s) throw EngineError("mongodb: a server reply is not valid BSON");
+  std::string out(s, n);
   bson_free(s);
   return out;
 }
 
+// A server reply as JSON; one that does not parse is an error (never an empty document).
 json bson_to_json(const bson_t* b) {
   try {
     return json::parse(to_json_text(b));
-  } catch (const std::exception&) {
-    return json::object();
+  } catch (const json::exception& e) {
+    throw EngineError(std::string("mongodb: cannot read a server reply as JSON: ") + e.what());
   }
 }
 
@@ -100,9 +102,15 @@ class Client {
     bson_error_t err;
     if (!mongoc_collection_update_one(coll, filter, update, &opts, &reply, &err))
       throw EngineError(std::string("mongodb: update_one ") + what + ": " + err.message);
+    return reply_count(&reply, "matchedCount", what);
+  }
+
+  // A count field of a write reply; a reply without it is an error (never "0 documents").
+  static int64_t reply_count(const bson_t* reply, const char* field, const char* what) {
     bson_iter_t it;
-    if (bson_iter_init_find(&it, &reply, "matchedCount")) return bson_iter_as_int64(&it);
-    return 0;
+    if (!bson_iter_init_find(&it, reply, field) || !BSON_ITER_HOLDS_NUMBER(&it))
+      throw EngineError(std::string("mongodb: the reply to ") + what + " has no " + field);
+    return bson_iter_as_int64(&it);
   }
 
   void command(const char* db, const bson_t* cmd, bson_t* reply, const std::string& what, bool ignore_ns_missing = false) {
@@ -171,20 +179,17 @@ class MongoSysbenchClient final : public SysbenchClient {
     c_.insert_many(coll(table), ptrs, name(table).c_str());
   }
 
-  bool update_c(int table, int64_t id, const char* c, uint64_t* br, uint64_t* bw) override {
+  bool update_c(int table, int64_t id, const char* c) override {
     BsonGuard filter, update;
     BSON_APPEND_INT64(&filter, "_id", id);
     bson_t set;
     BSON_APPEND_DOCUMENT_BEGIN(&update, "$set", &set);
     bson_append_utf8(&set, "c", 1, c, kSbCLen);
     bson_append_document_end(&update, &set);
-    int64_t n = c_.update_one(coll(table), &filter, &update, "$set c");
-    if (br) *br = 0;
-    if (bw) *bw = n ? kSbCLen : 0;
-    return n > 0;
+    return c_.update_one(coll(table), &filter, &update, "$set c") > 0;
   }
 
-  bool update_k(int table, int64_t id, int64_t* new_k, uint64_t* br, uint64_t* bw) override {
+  bool update_k(int table, int64_t id, int64_t* new_k) override {
     BsonGuard filter, update;
     BSON_APPEND_INT64(&filter, "_id", id);
     bson_t inc;
@@ -193,8 +198,6 @@ class MongoSysbenchClient final : public SysbenchClient {
     bson_append_document_end(&update, &inc);
     int64_t n = c_.update_one(coll(table), &filter, &update, "$inc k");
     *new_k = -1;
-    if (br) *br = 0;
-    if (bw) *bw = n ? 8 : 0;
     return n > 0;
   }
 
@@ -267,18 +270,13 @@ class MongoIibenchClient final : public IibenchClient {
  public:
   MongoIibenchClient(const Shared& s, const std::string& name) : c_(s), name_(name) {}
 
-  uint64_t insert_batch(const std::vector<Doc>& docs) override {
+  void insert_batch(const std::vector<Doc>& docs) override {
     std::vector<const std::string*> ptrs(docs.size());
-    uint64_t bytes = 0;
-    for (size_t i = 0; i < docs.size(); ++i) {
-      ptrs[i] = &docs[i].bytes;
-      bytes += docs[i].bytes.size();
-    }
+    for (size_t i = 0; i < docs.size(); ++i) ptrs[i] = &docs[i].bytes;
     c_.insert_many(c_.coll(0, name_), ptrs, name_.c_str());
-    return bytes;
   }
 
-  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch, uint64_t* br) override {
+  size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
     const auto& cols = kIdxCols[index];
     BsonGuard filter, opts;
     bson_t ors;
@@ -310,16 +308,11 @@ class MongoIibenchClient final : public IibenchClient {
     mongoc_cursor_t* cur = mongoc_collection_find_with_opts(c_.coll(0, name_), &filter, &opts, nullptr);
     const bson_t* doc;
     size_t n = 0;
-    uint64_t bytes = 0;
-    while (mongoc_cursor_next(cur, &doc)) {
-      ++n;
-      bytes += doc->len;
-    }
+    while (mongoc_cursor_next(cur, &doc)) ++n;
     bson_error_t err;
     bool failed = mongoc_cursor_error(cur, &err);
     mongoc_cursor_destroy(cur);
     if (failed) throw EngineError(std::string("mongodb: iibench query: ") + err.message);
-    if (br) *br = bytes;
     return n;
   }
 
@@ -378,11 +371,11 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     insert(2, count_, docs);
   }
 
-  void add_node(const LbNode& n, uint64_t* bw) override {
+  int64_t add_node(const LbNode& n) override {
     load_nodes({n});
-    *bw += n.data.size();
+    return n.id;
   }
-  bool update_node(int64_t id, const std::string& data, int64_t time, uint64_t*, uint64_t* bw) override {
+  bool update_node(int64_t id, const std::string& data, int64_t time) override {
     BsonGuard f, u;
     BSON_APPEND_INT64(&f, "_id", id);
     bson_t set, inc;
@@ -394,39 +387,28 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     BSON_APPEND_DOCUMENT_BEGIN(&u, "$inc", &inc);
     BSON_APPEND_INT64(&inc, "version", 1);
     bson_append_document_end(&u, &inc);
-    bool found = c_.update_one(coll(0, node_), &f, &u, "node") > 0;
-    if (found) *bw += data.size();
-    return found;
+    return c_.update_one(coll(0, node_), &f, &u, "node") > 0;
   }
-  bool delete_node(int64_t id, uint64_t*) override {
+  bool delete_node(int64_t id) override {
     BsonGuard f, opts, reply;
     BSON_APPEND_INT64(&f, "_id", id);
     c_.shared().append_wc(&opts);
     bson_error_t err;
     if (!mongoc_collection_delete_one(coll(0, node_), &f, &opts, &reply, &err))
       throw EngineError(std::string("mongodb: delete_one node: ") + err.message);
-    bson_iter_t it;
-    return bson_iter_init_find(&it, &reply, "deletedCount") && bson_iter_as_int64(&it) > 0;
+    return Client::reply_count(&reply, "deletedCount", "delete_one node") > 0;
   }
-  bool get_node(int64_t id, std::string* data, uint64_t* br) override {
+  bool get_node(int64_t id, std::string* data) override {
     BsonGuard f;
     BSON_APPEND_INT64(&f, "_id", id);
     return find_one(coll(0, node_), &f, nullptr, [&](const bson_t* d) {
-      if (br) *br += d->len;
-      bson_iter_t it;
-      if (data && bson_iter_init_find(&it, d, "data") && BSON_ITER_HOLDS_BINARY(&it)) {
-        bson_subtype_t st;
-        uint32_t n;
-        const uint8_t* p;
-        bson_iter_binary(&it, &st, &n, &p);
-        data->assign(reinterpret_cast<const char*>(p), n);
-      }
+      if (data) *data = field_bytes(d, "data", "node");
     });
   }
 
-  void add_link(const LbLink& l, uint64_t* br, uint64_t* bw) override {
-    int64_t vis = 0;
-    bool exists = get_link(l.id1, l.link_type, l.id2, &vis, nullptr, br);
+  void add_link(const LbLink& l) override {
+    LbLink old;
+    bool exists = get_link(l.id1, l.link_type, l.id2, &old);
     if (exists) {
       BsonGuard f, u;
       link_key(&f, l.id1, l.link_type, l.id2);
@@ -443,12 +425,11 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     } else {
       insert(1, link_, {link_doc(l)});
     }
-    *bw += l.data.size();
-    if (!exists || vis != 1) bump_count(l.id1, l.link_type, 1, l.time);
+    if (!exists || old.visibility != 1) bump_count(l.id1, l.link_type, 1, l.time);
   }
-  bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time, uint64_t* br, uint64_t* bw) override {
-    int64_t vis = 0;
-    if (!get_link(id1, lt, id2, &vis, nullptr, br) || vis != 1) return false;
+  bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time) override {
+    LbLink old;
+    if (!get_link(id1, lt, id2, &old) || old.visibility != 1) return false;
     BsonGuard f, u;
     link_key(&f, id1, lt, id2);
     bson_t set;
@@ -457,34 +438,24 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     bson_append_document_end(&u, &set);
     c_.update_one(coll(1, link_), &f, &u, "link visibility");
     bump_count(id1, lt, -1, time);
-    *bw += 1;
     return true;
   }
-  bool count_link(int64_t id1, int64_t lt, int64_t* count, uint64_t* br) override {
+  bool count_link(int64_t id1, int64_t lt, int64_t* count) override {
     BsonGuard f;
     BSON_APPEND_INT64(&f, "id", id1);
     BSON_APPEND_INT64(&f, "link_type", lt);
     return find_one(coll(2, count_), &f, nullptr, [&](const bson_t* d) {
-      bson_iter_t it;
-      if (bson_iter_init_find(&it, d, "count")) *count = bson_iter_as_int64(&it);
-      if (br) *br += d->len;
+      *count = field_int(d, "count", "count");
     });
   }
-  bool get_link(int64_t id1, int64_t lt, int64_t id2, int64_t* vis, std::string* data, uint64_t* br) override {
+  bool get_link(int64_t id1, int64_t lt, int64_t id2, LbLink* out) override {
     BsonGuard f;
     link_key(&f, id1, lt, id2);
     return find_one(coll(1, link_), &f, nullptr, [&](const bson_t* d) {
-      bson_iter_t it;
-      if (vis && bson_iter_init_find(&it, d, "visibility")) *vis = bson_iter_as_int64(&it);
-      if (data && bson_iter_init_find(&it, d, "data") && BSON_ITER_HOLDS_UTF8(&it)) {
-        uint32_t n;
-        const char* p = bson_iter_utf8(&it, &n);
-        data->assign(p, n);
-      }
-      if (br) *br += d->len;
+      if (out) *out = link_of(d);
     });
   }
-  size_t get_links_list(int64_t id1, int64_t lt, size_t limit, uint64_t* br) override {
+  size_t get_links_list(int64_t id1, int64_t lt, size_t limit, std::vector<LbLink>* out) override {
     BsonGuard f, opts;
     BSON_APPEND_INT64(&f, "id1", id1);
     BSON_APPEND_INT64(&f, "link_type", lt);
@@ -497,12 +468,46 @@ class MongoLinkbenchClient final : public LinkbenchClient {
     size_t n = 0;
     find_all(coll(1, link_), &f, &opts, [&](const bson_t* d) {
       ++n;
-      if (br) *br += d->len;
+      out->push_back(link_of(d));
     });
     return n;
   }
 
  private:
+  // Fields of a document the server returned; a missing or mistyped one is an error, not a default.
+  static int64_t field_int(const bson_t* d, const char* field, const char* what) {
+    bson_iter_t it;
+    if (!bson_iter_init_find(&it, d, field) || !BSON_ITER_HOLDS_NUMBER(&it))
+      throw EngineError(std::string("mongodb: a ") + what + " document without a number '" + field + "'");
+    return bson_iter_as_int64(&it);
+  }
+  static std::string field_bytes(const bson_t* d, const char* field, const char* what) {
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, d, field) && BSON_ITER_HOLDS_UTF8(&it)) {
+      uint32_t n;
+      const char* p = bson_iter_utf8(&it, &n);
+      return std::string(p, n);
+    }
+    if (bson_iter_init_find(&it, d, field) && BSON_ITER_HOLDS_BINARY(&it)) {
+      bson_subtype_t st;
+      uint32_t n;
+      const uint8_t* p;
+      bson_iter_binary(&it, &st, &n, &p);
+      return std::string(reinterpret_cast<const char*>(p), n);
+    }
+    throw EngineError(std::string("mongodb: a ") + what + " document without a string or binary '" + field + "'");
+  }
+  static LbLink link_of(const bson_t* d) {
+    LbLink l;
+    l.id1 = field_int(d, "id1", "link");
+    l.link_type = field_int(d, "link_type", "link");
+    l.id2 = field_int(d, "id2", "link");
+    l.visibility = field_int(d, "visibility", "link");
+    l.data = field_bytes(d, "data", "link");
+    l.time = field_int(d, "time", "link");
+    l.version = field_int(d, "version", "link");
+    return l;
+  }
   static std::string bytes_of(bson_t* b) { return std::string(reinterpret_cast<const char*>(bson_get_data(b)), b->len); }
   static std::string node_doc(const LbNode& n) {
     BsonGuard b;

@@ -66,6 +66,26 @@ class DocWriter {
   std::string* b_;
 };
 
+// The size of the BSON document DocWriter writes for the same fields, without writing it: the
+// canonical encoding in which the workloads count logical bytes (docs/driver.md "Logical bytes").
+class BsonSize {
+ public:
+  BsonSize& i32(const char* name) { return field(name, 4); }
+  BsonSize& i64(const char* name) { return field(name, 8); }
+  BsonSize& dbl(const char* name) { return field(name, 8); }
+  BsonSize& oid(const char* name) { return field(name, 12); }
+  BsonSize& utf8(const char* name, size_t n) { return field(name, 4 + n + 1); }
+  BsonSize& binary(const char* name, size_t n) { return field(name, 4 + 1 + n); }
+  uint64_t bytes() const { return n_ + 1; }
+
+ private:
+  BsonSize& field(const char* name, size_t value_bytes) {
+    n_ += 1 + std::strlen(name) + 1 + value_bytes;
+    return *this;
+  }
+  uint64_t n_ = 4;
+};
+
 // Integer field (int32 or int64) of a document; throws when missing.
 inline int64_t get_int(const std::string& bytes, const char* field) {
   bson_t b;

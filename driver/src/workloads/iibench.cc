@@ -21,6 +21,7 @@ constexpr size_t kCharBuffer = 4u << 20;  // 4 MiB of random lowercase letters
 
 // BSON written straight into reused strings (the generator's hot path; libbson's bson_t would
 // grow, copy and then be copied again into the batch), and the typed parameter accessors.
+using wl::BsonSize;
 using wl::DocWriter;
 using wl::p_bool;
 using wl::p_dbl;
@@ -34,6 +35,24 @@ const std::vector<IndexDef>& secondary_indexes() {
       {"ptc", {"price", "dateandtime", "customerid"}},
   };
   return v;
+}
+
+// Logical bytes (docs/driver.md "Logical bytes"): an insert writes its documents (their BSON, the
+// canonical encoding, whatever a target stores: MariaDB keeps no _id); a query reads, per row
+// returned, the index's fields {price, customerid, ...} (covered) or the whole document (fetch).
+// Every document of a run has the same size, so both follow from the params.
+uint64_t document_bytes(const ParamValues& p) {
+  BsonSize b;
+  if (p_bool(p, "id_index")) b.oid("_id");
+  b.i64("dateandtime").i32("cashregisterid").i32("customerid").i32("productid").dbl("price");
+  const int64_t ncf = p_int(p, "num_char_fields");
+  for (int64_t i = 1; i <= ncf; ++i) b.utf8(("cf" + std::to_string(i)).c_str(), static_cast<size_t>(p_int(p, "length_char_fields")));
+  return b.bytes();
+}
+uint64_t index_row_bytes(int index) {
+  if (index == 0) return BsonSize().dbl("price").i32("customerid").bytes();
+  if (index == 1) return BsonSize().i32("cashregisterid").dbl("price").i32("customerid").bytes();
+  return BsonSize().dbl("price").i64("dateandtime").i32("customerid").bytes();
 }
 
 class IIBench final : public Workload {
@@ -67,6 +86,7 @@ class IIBench final : public Workload {
     shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
     shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
     store_->create(shape);
+    doc_bytes_ = document_bytes(p);
     Rng r(seed, 0xC4A5);
     chars_.resize(kCharBuffer);
     for (auto& c : chars_) c = static_cast<char>('a' + r.uniform(26));
@@ -95,6 +115,7 @@ class IIBench final : public Workload {
     if (!store_) return json::object();
     json j = store_->summary_extra();
     j["documents_inserted"] = inserted_.load();
+    j["logical_bytes_stored"] = inserted_.load() * doc_bytes_;
     return j;
   }
 
@@ -168,10 +189,11 @@ class IIBench final : public Workload {
           h.bytes(str, len);
         }
         w.finish();
+        if (docs[i].bytes.size() != doc_bytes_) throw std::logic_error("iibench: a document's size differs from the logical size");
       }
-      uint64_t bytes = client->insert_batch(docs);
+      client->insert_batch(docs);
       uint64_t t1 = now_ns();
-      m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, bytes);
+      m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, n * doc_bytes_);
       done += n;
       inserted_.fetch_add(n, std::memory_order_relaxed);
     }
@@ -217,15 +239,14 @@ class IIBench final : public Workload {
       else if (which == 2) start = {KeyValue::Double(price), KeyValue::Int(c)};
       else start = {KeyValue::Int(r), KeyValue::Double(price), KeyValue::Int(c)};
       int index = which == 1 ? 2 : (which == 2 ? 0 : 1);
-      uint64_t br = 0;
-      size_t n = client->query(index, start, limit, fetch, &br);
+      size_t n = client->query(index, start, limit, fetch);
       uint64_t t1 = now_ns();
-      m.record(1, (t1 - std::min(t0, t1)) / 1000, n, br, 0);
+      m.record(1, (t1 - std::min(t0, t1)) / 1000, n, n * (fetch ? doc_bytes_ : index_row_bytes(index)), 0);
     }
   }
 
   int loaders_ = 1, queriers_ = 0, nsec_ = 0;
-  uint64_t max_rows_ = 0;
+  uint64_t max_rows_ = 0, doc_bytes_ = 0;
   std::unique_ptr<IibenchStore> store_;
   std::string chars_;
   std::atomic<int> running_loaders_{0};

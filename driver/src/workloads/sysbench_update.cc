@@ -30,6 +30,13 @@ void sb_string(Rng& r, size_t groups, char* out) {
 
 std::string table_name(const std::string& prefix, int t) { return prefix + std::to_string(t + 1); }
 
+// Logical bytes (docs/driver.md "Logical bytes"), in the canonical BSON encoding of the fields
+// involved: a row image {_id, k, c, pad}; non-index updates write {_id, c}; index updates read and
+// write {_id, k}. Counted per request, whether or not a row matched.
+uint64_t row_bytes() { return BsonSize().i64("_id").i64("k").utf8("c", kSbCLen).utf8("pad", kSbPadLen).bytes(); }
+uint64_t c_update_bytes() { return BsonSize().i64("_id").utf8("c", kSbCLen).bytes(); }
+uint64_t k_update_bytes() { return BsonSize().i64("_id").i64("k").bytes(); }
+
 class SysbenchUpdate final : public Workload {
  public:
   std::vector<std::string> op_names() const override {
@@ -131,15 +138,16 @@ class SysbenchUpdate final : public Workload {
                                               : 0.0},
                        {"ran", st.ran}});
     }
-    int64_t live = store_ ? store_->live_bytes() : 0;
     int64_t ksum = 0;
     for (int64_t k : k_sum_loaded_) ksum += k;
-    return {{"steps", steps},
-            {"logical_bytes_stored", live},
-            {"load", {{"rows", table_size_ * static_cast<uint64_t>(tables_)}, {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_},
-                        {"end_unix_s", load_end_unix_s_},
-                      {"k_sum", ksum}}},
-            {"verify", {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}}}};
+    const uint64_t rows = table_size_ * static_cast<uint64_t>(tables_);
+    json j = store_ ? store_->summary_extra() : json::object();
+    j["steps"] = steps;
+    j["logical_bytes_stored"] = rows * row_bytes();  // every loaded row; updates keep row sizes
+    j["load"] = {{"rows", rows}, {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_},
+                 {"end_unix_s", load_end_unix_s_}, {"k_sum", ksum}};
+    j["verify"] = {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}};
+    return j;
   }
 
  private:
@@ -202,9 +210,9 @@ class SysbenchUpdate final : public Workload {
           sb_string(rng, 10, cbuf);
           h.bytes(cbuf, kCLen);
         }
-        uint64_t br = 0, bw = 0;
-        bool found = index_mode_ ? s->update_k(table, static_cast<int64_t>(id), &new_k, &br, &bw)
-                                 : s->update_c(table, static_cast<int64_t>(id), cbuf, &br, &bw);
+        bool found = index_mode_ ? s->update_k(table, static_cast<int64_t>(id), &new_k)
+                                 : s->update_c(table, static_cast<int64_t>(id), cbuf);
+        const uint64_t br = index_mode_ ? k_update_bytes() : 0, bw = index_mode_ ? k_update_bytes() : c_update_bytes();
         uint64_t t1 = now_ns();
         uint64_t lat = (t1 - std::min(t0, t1)) / 1000;
         // A request that found no row (only on the null engine, which stores nothing) still counts,
