@@ -17,6 +17,7 @@ SUBCOMMAND_MODULES = [
     "check_published",
     "report",
     "verify",
+    "calibrate",
 ]
 
 
