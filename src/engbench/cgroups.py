@@ -25,6 +25,10 @@ V2_IO_KEYS = {"read_iops": "riops", "write_iops": "wiops", "read_bps": "rbps", "
 V1_COUNTERS = {"memory": ["memory.failcnt", "memory.max_usage_in_bytes", "memory.oom_control", "memory.stat"],
                "blkio": ["blkio.throttle.io_serviced", "blkio.throttle.io_service_bytes"]}
 V2_COUNTERS = ["memory.events", "memory.peak", "memory.stat", "io.stat"]
+# cgroup.csv, sampled every second (capture.CgroupSampler): the group's own memory and its own
+# I/O on the data device (v1 blkio.throttle.io_serviced/_bytes, v2 io.stat), cumulative counters.
+SAMPLE_COLUMNS = ["mem_bytes", "mem_file_bytes", "mem_anon_bytes", "mem_limit_hits",
+                  "read_ios", "write_ios", "read_bytes", "write_bytes"]
 
 
 class CgroupError(RuntimeError):
@@ -70,8 +74,8 @@ class RunGroup:
         out = []
         if self.limits.get("memory"):
             out.append(self.base / "memory" / PARENT)
-        if self._needs_io():
-            out.append(self.base / "blkio" / PARENT)
+        if self._needs_io() or (self.base / "blkio" / "blkio.throttle.io_serviced").exists():
+            out.append(self.base / "blkio" / PARENT)  # also without a throttle: the group's own I/O counts
         return out
 
     def create(self) -> "RunGroup":
@@ -150,6 +154,31 @@ class RunGroup:
                     continue
         return out
 
+    def sample(self) -> dict:
+        """SAMPLE_COLUMNS now (None where this hierarchy has no such counter)."""
+        out = dict.fromkeys(SAMPLE_COLUMNS)
+        for group in self.dirs:
+            kind = "v2" if self.v == 2 else group.parent.parent.name
+            if kind in ("memory", "v2"):
+                stat = _kv(_read(group / "memory.stat"))
+                out["mem_bytes"] = _int(_read(group / ("memory.current" if kind == "v2" else "memory.usage_in_bytes")))
+                out["mem_file_bytes"] = stat.get("file" if kind == "v2" else "total_cache")
+                out["mem_anon_bytes"] = stat.get("anon" if kind == "v2" else "total_rss")
+                out["mem_limit_hits"] = (_kv(_read(group / "memory.events")).get("max") if kind == "v2"
+                                         else _int(_read(group / "memory.failcnt")))
+            if kind == "v2":
+                io = next((_kv(line.split(" ", 1)[1].replace("=", " ")) for line in _read(group / "io.stat").splitlines()
+                           if line.split(" ", 1)[0] == self.device), {})
+                out.update(read_ios=io.get("rios", 0), write_ios=io.get("wios", 0),
+                           read_bytes=io.get("rbytes", 0), write_bytes=io.get("wbytes", 0))
+            elif kind == "blkio":
+                for unit, f in (("ios", "blkio.throttle.io_serviced"), ("bytes", "blkio.throttle.io_service_bytes")):
+                    rows = {tuple(x.split()[:2]): int(x.split()[2]) for x in _read(group / f).splitlines()
+                            if len(x.split()) == 3}
+                    out[f"read_{unit}"] = rows.get((self.device, "Read"), 0)
+                    out[f"write_{unit}"] = rows.get((self.device, "Write"), 0)
+        return out
+
     def oom_kills(self) -> int:
         """OOM kills inside the group (v1 memory.oom_control `oom_kill`, v2 memory.events)."""
         c = self.counters()
@@ -167,6 +196,26 @@ class RunGroup:
 
     def describe(self) -> dict:
         return {"version": self.v, "paths": [str(d) for d in self.dirs], "device": self.device}
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text()
+    except OSError:
+        return ""
+
+
+def _int(text: str) -> int | None:
+    return int(text) if text.strip().isdigit() else None
+
+
+def _kv(text: str) -> dict:
+    """`name number` pairs, one or more per line (memory.stat, memory.events, io.stat fields)."""
+    parts, out = text.split(), {}
+    for k, v in zip(parts[::2], parts[1::2]):
+        if v.isdigit():
+            out[k] = int(v)
+    return out
 
 
 def _write(path: Path, text: str, missing_ok: bool = False) -> None:

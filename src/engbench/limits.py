@@ -123,7 +123,8 @@ def check_fit(lim: RunLimits, engine: str, knobs: dict) -> None:
     if need + spare > lim.memory_limit:
         raise LimitError(f"run.memory_limit={lim.as_written('memory_limit')} ({lim.memory_limit} bytes) cannot "
                          f"hold {engine}'s cache ({need} bytes from its cache knobs) plus {spare} bytes for the "
-                         f"process; lower the cache (e.g. {_cache_knob(engine)}) or raise the limit")
+                         f"process; " + (f"lower the cache ({_cache_knob(engine)}) or raise the limit" if need
+                                         else "raise the limit"))
 
 
 def _cache_knob(engine: str) -> str:
@@ -191,3 +192,28 @@ def finish(lim: RunLimits, group, run_dir: Path, status: str, error: str | None)
         except OSError as exc:  # the run is still finalized; the next engbench retries the removal
             error = (f"{error}\n" if error else "") + f"cgroup not removed: {exc}"
     return status, error
+
+
+class GroupCapture:
+    """cgroup.csv beside iostat.txt and vmstat.txt: stopped, described and checked like them."""
+
+    name = "cgroup"
+    available = True
+    note = None
+
+    def __init__(self, group, path: Path):
+        from .capture import CgroupSampler
+        self.sampler = CgroupSampler(group, path)
+
+    def start(self) -> None:
+        self.sampler.start()
+
+    def stop(self) -> None:
+        self.sampler.stop()
+
+    def describe(self) -> dict:
+        return {"file": self.sampler.path.name, "interval_s": self.sampler.interval_s,
+                "samples": self.sampler.samples, "columns": self.sampler.columns, "available": True}
+
+    def wait_for_next_report(self, timeout: float = 0.0) -> bool:
+        return True  # sampled on its own clock; its rows after the driver are kept by stop()

@@ -159,6 +159,9 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 stopper.attach(proc)
                 sampler = capture.ProcessSampler(proc.pid, run_dir / "process.csv")
                 sampler.start()
+                if group:  # the group's own memory and device I/O, every second: cgroup.csv
+                    tools.append(limits.GroupCapture(group, run_dir / "cgroup.csv"))
+                    tools[-1].start()
                 with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
                     for line in proc.stdout:
                         out_log.write(line)
