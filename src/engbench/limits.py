@@ -26,7 +26,7 @@ KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "dro
 MiB = 1 << 20
 # Memory the process needs beside the engine's cache (driver: code, threads, buffers; a MariaDB
 # server: its own buffers and threads). An engine cache above limit - room is refused.
-ROOM = {"default": 32 * MiB, "wiredtiger": 96 * MiB, "mariadb": 160 * MiB}
+ROOM = {"default": 32 * MiB, "lmdb": 12 * MiB, "wiredtiger": 96 * MiB, "mariadb": 160 * MiB}
 MARIADB_DEFAULT_CACHE = {"mariadb-innodb": 128 * MiB, "mariadb-myrocks": 512 * MiB + 128 * MiB}
 DROP_CACHES = Path("/proc/sys/vm/drop_caches")
 
