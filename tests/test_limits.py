@@ -238,3 +238,30 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
     assert rundir.check(run_dir) == [], "the partial captures are sealed"
     assert (run_dir / "iostat.txt").stat().st_size > 0
     assert all(not g.exists() for g in groups)
+
+
+def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
+    from engbench.servers import mariadb as mariadb_mod
+    if mariadb_mod.available():
+        pytest.skip(mariadb_mod.available())
+    proc = start_engbench("run", "sysbench-update", "--engine", "mariadb-innodb", "--set", "table_size=2000",
+                          "--set", "clients=1", "--set", "seconds_per_step=3", "--set", "mariadb.cache_size=32MB",
+                          "--set", "run.memory_limit=256MB", "--no-progress")
+    manifest = wait_for(lambda: next(iter((scratch / "raw").glob("*/manifest.json")), None)
+                        if (scratch / "raw").exists() else None, what="run directory")
+    groups = wait_for(lambda: groups_of(manifest.parent), what="the manifest's cgroup")
+
+    def members():
+        names = set()
+        for g in groups:
+            for pid in (g / "cgroup.procs").read_text().split() if g.exists() else []:
+                try:
+                    names.add(psutil.Process(int(pid)).name())
+                except psutil.NoSuchProcess:
+                    pass
+        return names if {"mariadbd", "engbench-driver"} <= names else None
+    names = wait_for(members, what="server and driver in the group")
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert names == {"mariadbd", "engbench-driver"}, names
+    assert all(not g.exists() for g in groups)
