@@ -265,3 +265,37 @@ def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
     assert proc.returncode == 0, err
     assert names == {"mariadbd", "engbench-driver"}, names
     assert all(not g.exists() for g in groups)
+
+
+def test_limits_come_from_experiment_files_and_notebooks_like_any_knob(scratch):
+    from engbench import experiments, paths
+    out = engbench("run", "sysbench-update", "--engine", "rocksdb", "--params",
+                   str(paths.REPO / "notebooks/params/sysbench_update_iobound.yaml"), "--set", "table_size=2000",
+                   "--set", "clients=1", "--set", "seconds_per_step=0.5", "--no-progress")
+    assert out.returncode == 0, out.stderr
+    m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
+    assert m["run_limits"]["memory_limit"] == 64 << 20 and "run.memory_limit" not in m["knobs"]
+    frame = experiments.run("iibench", ["null"], {"max_rows": 1000}, {"run.memory_limit": "256MB"},
+                            show_progress=False)
+    m = rundir.read_manifest(Path(frame["run_dir"][0]))
+    assert frame["status"][0] == "ok" and m["run_limits"]["memory_limit"] == 256 << 20
+
+
+def _cached_pages(path):
+    out = subprocess.run(["fincore", "--bytes", "--noheadings", "--output", "RES", str(path)],
+                         capture_output=True, text=True, check=True)
+    return int(out.stdout.split()[0])
+
+
+@pytest.mark.parametrize("drop", [True, False])
+def test_drop_caches_empties_the_page_cache_before_the_driver(scratch, tmp_path, drop):
+    probe = tmp_path / "cached.bin"
+    probe.write_bytes(os.urandom(8 << 20))
+    probe.read_bytes()
+    assert _cached_pages(probe) == 8 << 20
+    out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=1000", "--no-progress",
+                   *(["--set", "run.drop_caches=true"] if drop else []))
+    assert out.returncode == 0, out.stderr
+    m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
+    assert m["run_limits"]["drop_caches"] is drop
+    assert (_cached_pages(probe) == 0) is drop
