@@ -3,13 +3,17 @@ on this machine (docs/run-format.md "What the throttles limit"), measured with f
 
 import json
 import os
+import signal
 import subprocess
+import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from engbench import children, limits, rundir
-from test_runs import engbench, only_run_dir
+from test_runs import engbench, wait_for
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
 HEADLINE = ("randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops", "seqread_mb_per_s",
@@ -90,3 +94,23 @@ def test_what_the_throttles_limit_here(fio_file, what, sets, args, side, limited
         assert iops <= 1.1 * N, (what, iops)
     else:  # written into the page cache and written back by the kernel's flusher, outside the group
         assert iops > 10 * N, (what, iops)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sig):
+    proc = subprocess.Popen([sys.executable, "-m", "engbench.cli", "calibrate", "--set", "run.read_iops=100"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run_dir = wait_for(lambda: next(iter((scratch / "raw").glob("*/fio")), None)
+                       if (scratch / "raw").exists() else None, what="calibration directory").parent
+    fio = wait_for(lambda: [c for c in psutil.Process(proc.pid).children(recursive=True) if c.name() == "fio"],
+                   what="fio running")
+    groups = [Path(p) for p in rundir.read_manifest(run_dir)["run_limits"]["cgroup"]["paths"]]
+    time.sleep(1)
+    proc.send_signal(sig)
+    proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    m = rundir.read_manifest(run_dir)
+    assert m["status"] == "interrupted" and rundir.check(run_dir) == []
+    assert (run_dir / "iostat.txt").stat().st_size > 0
+    _, alive = psutil.wait_procs(fio, timeout=10)
+    assert not alive and all(not g.exists() for g in groups)

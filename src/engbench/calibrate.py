@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from . import capture, children, limits, machine, paths, rundir, runs
@@ -81,6 +83,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
                 "run_limits": limits.record(lim, "fio", {}, group)}
     rundir.write_manifest(run_dir, manifest)
     tools, status, error = [], "failed", None
+    old_term = signal.signal(signal.SIGTERM, _interrupt) if threading.current_thread() is threading.main_thread() else None
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "fio").mkdir()
@@ -100,12 +103,19 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
     except Exception as exc:  # noqa: BLE001 - the run directory is still finalized
         error = f"{type(exc).__name__}: {exc}"
     finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
         for t in tools:
             t.stop()
         status, error = limits.finish(lim, group, run_dir, status, error)
         runs._finalize(run_dir, manifest, tools, None, status, error)
         shutil.rmtree(data_dir, ignore_errors=True)
     return runs.RunResult(run_dir, status, error)
+
+
+def _interrupt(signum, frame):
+    """SIGTERM ends a calibration like Ctrl-C: fio stopped, captures kept, the directory sealed."""
+    raise KeyboardInterrupt
 
 
 def _fio(job: str, filename: Path, output: Path, group) -> dict:
