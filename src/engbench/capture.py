@@ -18,6 +18,7 @@ from pathlib import Path
 
 import psutil
 
+from .cgroups import SAMPLE_COLUMNS
 from .children import die_with_parent
 
 # Timestamps in ISO form and UTC, numbers in the C locale: one format for the parsers to expect.
@@ -103,35 +104,42 @@ PROCESS_COLUMNS = ["t_unix_s", "rss_bytes", "vms_bytes", "cpu_user_s", "cpu_sys_
                    "ctx_involuntary"]
 
 
-@dataclass
-class ProcessSampler:
-    """Samples one process (the driver) every `interval_s` into a CSV of cumulative counters."""
+class _Sampler:
+    """A thread writing one CSV row of `_row(source)` every `interval_s` (the first row at once)
+    until stopped or the source is gone (`_row` raises LookupError)."""
 
-    pid: int
-    path: Path
-    interval_s: float = 1.0
-    _stop: threading.Event = field(default_factory=threading.Event)
-    _thread: threading.Thread | None = None
-    samples: int = 0
-    cpu_s: float = 0.0  # CPU time the sampler thread itself used (for the overhead benchmark)
+    columns: list = []
+
+    def __init__(self, path: Path, interval_s: float = 1.0):
+        self.path, self.interval_s = Path(path), interval_s
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.samples = 0
+        self.cpu_s = 0.0  # CPU time the sampler thread itself used (for the overhead benchmark)
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._loop, name="process-sampler", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=type(self).__name__, daemon=True)
         self._thread.start()
+
+    def _source(self):
+        return None
+
+    def _row(self, source) -> list:  # pragma: no cover - abstract
+        raise NotImplementedError
 
     def _loop(self) -> None:
         try:
-            proc = psutil.Process(self.pid)
-        except psutil.NoSuchProcess:
+            source = self._source()
+        except LookupError:
             return
         with open(self.path, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(PROCESS_COLUMNS)
+            w.writerow(self.columns)
             next_t = time.monotonic()
             while True:
                 try:
-                    row = self._sample(proc)
-                except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+                    row = self._row(source)
+                except LookupError:
                     break
                 w.writerow(row)
                 f.flush()
@@ -141,19 +149,52 @@ class ProcessSampler:
                     break
         self.cpu_s = time.thread_time()
 
-    @staticmethod
-    def _sample(proc: psutil.Process) -> list:
-        with proc.oneshot():
-            mem = proc.memory_info()
-            cpu = proc.cpu_times()
-            io = proc.io_counters()
-            ctx = proc.num_ctx_switches()
-            threads = proc.num_threads()
-        return [f"{time.time():.3f}", mem.rss, mem.vms, f"{cpu.user:.2f}", f"{cpu.system:.2f}",
-                io.read_bytes, io.write_bytes, io.read_count, io.write_count, threads,
-                ctx.voluntary, ctx.involuntary]
-
     def stop(self) -> None:
         self._stop.set()
         if self._thread:
             self._thread.join(timeout=5)
+
+
+class ProcessSampler(_Sampler):
+    """Samples one process (the driver) every `interval_s` into a CSV of cumulative counters."""
+
+    columns = PROCESS_COLUMNS
+
+    def __init__(self, pid: int, path: Path, interval_s: float = 1.0):
+        super().__init__(path, interval_s)
+        self.pid = pid
+
+    def _source(self):
+        try:
+            return psutil.Process(self.pid)
+        except psutil.NoSuchProcess:
+            raise LookupError(self.pid) from None
+
+    def _row(self, proc: psutil.Process) -> list:
+        try:
+            with proc.oneshot():
+                mem = proc.memory_info()
+                cpu = proc.cpu_times()
+                io = proc.io_counters()
+                ctx = proc.num_ctx_switches()
+                threads = proc.num_threads()
+        except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+            raise LookupError(self.pid) from None
+        return [f"{time.time():.3f}", mem.rss, mem.vms, f"{cpu.user:.2f}", f"{cpu.system:.2f}",
+                io.read_bytes, io.write_bytes, io.read_count, io.write_count, threads,
+                ctx.voluntary, ctx.involuntary]
+
+
+class CgroupSampler(_Sampler):
+    """Samples the run's cgroup (cgroups.RunGroup.sample) into cgroup.csv: the memory it holds
+    and the I/O its members issued to the data device, whoever else uses the device."""
+
+    columns = ["t_unix_s", *SAMPLE_COLUMNS]
+
+    def __init__(self, group, path: Path, interval_s: float = 1.0):
+        super().__init__(path, interval_s)
+        self.group = group
+
+    def _row(self, _source) -> list:
+        values = self.group.sample()
+        return [f"{time.time():.3f}", *(values.get(c) for c in self.columns[1:])]

@@ -121,5 +121,9 @@ def git_state(repo: Path = paths.REPO) -> dict:
     return {"commit": commit, "dirty": None if status is None else bool(status)}
 
 
+def boot_id() -> str | None:
+    return _read("/proc/sys/kernel/random/boot_id")
+
+
 def hostname() -> str:
     return re.sub(r"[^A-Za-z0-9.-]", "-", platform.node() or "host")

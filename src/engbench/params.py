@@ -40,7 +40,8 @@ class RunRequest:
     target: dict = field(default_factory=dict)  # server targets: connection details (docs/driver.md)
 
     def config(self, data_dir: Path, output_dir: Path) -> dict:
-        cfg = {"workload": self.workload, "engine": self.engine, "knobs": self.knobs,
+        from .limits import driver_knobs  # run.* limits are engbench's (limits.py), never the driver's
+        cfg = {"workload": self.workload, "engine": self.engine, "knobs": driver_knobs(self.knobs),
                "params": self.params, "seed": self.seed,
                "data_dir": str(data_dir), "output_dir": str(output_dir)}
         if self.target:

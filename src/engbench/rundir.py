@@ -16,7 +16,7 @@ from . import machine
 
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
-STATUSES = ("running", "ok", "failed", "interrupted")
+STATUSES = ("running", "ok", "failed", "interrupted", "abandoned")
 
 
 def utc_now() -> dt.datetime:
@@ -42,6 +42,50 @@ def create(parent: Path, workload: str, engine: str, when: dt.datetime | None = 
         except FileExistsError:
             continue
     raise RuntimeError(f"could not create a new run directory under {parent}")
+
+
+def owner() -> dict:
+    """Who is writing a run: recorded in the manifest from its first write, so the next engbench
+    can tell a run whose engbench died (pid or boot gone) from one still in progress."""
+    import psutil
+    return {"pid": os.getpid(), "boot_id": machine.boot_id(), "start_time": psutil.Process().create_time()}
+
+
+def owner_alive(info: dict | None) -> bool | None:
+    """True/False for a recorded owner; None when the manifest predates the record."""
+    import psutil
+    if not info or not info.get("pid"):
+        return None
+    if info.get("boot_id") != machine.boot_id():
+        return False
+    try:
+        return abs(psutil.Process(int(info["pid"])).create_time() - float(info.get("start_time") or 0)) < 0.05
+    except psutil.Error:
+        return False
+
+
+def mark_abandoned(parent: Path) -> list[Path]:
+    """Run directories under `parent` left `running` by an engbench that is gone: status
+    `abandoned` with the reason, partial captures kept and sealed. Returns them."""
+    marked = []
+    for m_path in sorted(Path(parent).glob(f"*/{MANIFEST}")):
+        run_dir = m_path.parent
+        if (run_dir / SUMS).exists():
+            continue
+        try:
+            m = read_manifest(run_dir)
+        except (OSError, ValueError):
+            continue
+        info = m.get("engbench")
+        if m.get("status") != "running" or owner_alive(info) is not False:
+            continue
+        m.update(status="abandoned", abandoned_utc=iso(utc_now()),
+                 error=f"engbench (pid {info['pid']}, boot {info['boot_id']}) ended without finalizing this run "
+                       "(killed, out of memory or power loss); its partial captures were sealed as found")
+        write_manifest(run_dir, m)
+        seal(run_dir)
+        marked.append(run_dir)
+    return marked
 
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:

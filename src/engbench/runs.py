@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import capture, driver, machine, paths, rundir, targets
+from . import capture, cgroups, children, driver, limits, machine, paths, rundir, targets
 from .params import RunRequest
 from .progress import Progress
 
@@ -90,13 +90,15 @@ def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, ar
         "params": resolved.get("params"), "knobs": resolved.get("knobs"), "seed": resolved.get("seed"),
         "git": machine.git_state(), "started_utc": rundir.iso(started), "ended_utc": None,
         "client_window": None, "hardware": machine.hardware(data_dir.parent),
-        "software": software, "capture": {}, "data_dir": str(data_dir),
+        "software": software, "capture": {}, "data_dir": str(data_dir), "engbench": rundir.owner(),
     }
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
             show_progress: bool = True, experiment: str | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
+    housekeeping(out_dir)
+    lim, _ = limits.split(req.knobs)
     # A server target (targets.py): connection knobs move to the config's `target` section.
     tgt = targets.session_for(req)
     if tgt:
@@ -110,26 +112,38 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
         name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
         work = paths.work_dir()
         resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
+        # Limits: checked and the run's cgroup made before the run directory exists (limits.py).
+        group = limits.prepare(lim, req.engine, resolved.get("knobs"), name_guess, work)
         if stopper.signals:  # asked to stop before anything was written
+            limits.finish(lim, group, None, "interrupted", None)
             raise KeyboardInterrupt
-        run_dir = rundir.create(out_dir, req.workload, req.engine, started)
+        try:
+            run_dir = rundir.create(out_dir, req.workload, req.engine, started)
+        except BaseException:
+            limits.finish(lim, group, None, "failed", None)
+            raise
         data_dir = work / run_dir.name
-        manifest = {"schema": 1, "run_id": run_dir.name, "status": "running"}
+        manifest = {"schema": 1, "run_id": run_dir.name, "status": "running", "engbench": rundir.owner()}
+        rundir.write_manifest(run_dir, manifest)  # from the first moment, the next engbench can tell who owns it
         tools, sampler, proc = [], None, None
         status, error = "failed", None
         try:
             data_dir.parent.mkdir(parents=True, exist_ok=True)
             drv_dir = run_dir / "driver"
             drv_dir.mkdir()
-            if tgt:  # start (or reach) the server, snapshot it: run_dir/server/
-                req = dataclasses.replace(req, target=tgt.start(run_dir, data_dir))
+            if tgt:  # start (or reach) the server, snapshot it: run_dir/server/ (a private one in the group)
+                with children.joining(group.procs_files() if group else []):
+                    req = dataclasses.replace(req, target=tgt.start(run_dir, data_dir))
             config = req.config(data_dir, drv_dir)
             (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
             manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
             manifest["experiment"] = experiment
             if tgt:
                 manifest["server"] = tgt.info
+            manifest["run_limits"] = limits.record(lim, req.engine, resolved.get("knobs"), group)
             rundir.write_manifest(run_dir, manifest)
+            if lim.drop_caches:
+                limits.drop_caches()
 
             tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
             for t in tools:
@@ -140,10 +154,14 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 status, error = "interrupted", "interrupted before the workload started; captures kept"
                 return RunResult(run_dir, status, error)
             with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
-                proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
+                with children.joining(group.procs_files() if group else []):
+                    proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
                 stopper.attach(proc)
                 sampler = capture.ProcessSampler(proc.pid, run_dir / "process.csv")
                 sampler.start()
+                if group:  # the group's own memory and device I/O, every second: cgroup.csv
+                    tools.append(limits.GroupCapture(group, run_dir / "cgroup.csv"))
+                    tools[-1].start()
                 with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
                     for line in proc.stdout:
                         out_log.write(line)
@@ -161,10 +179,20 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             _cleanup(sampler, tools, proc)
             if tgt:
                 status, error = _finish_target(tgt, run_dir, manifest, status, error)
+            status, error = limits.finish(lim, group, run_dir, status, error)
             _finalize(run_dir, manifest, tools, sampler, status, error)
             if not keep_data and not (tgt and tgt.keep_server_dir):
                 shutil.rmtree(data_dir, ignore_errors=True)
     return RunResult(run_dir, status, error)
+
+
+def housekeeping(out_dir: Path) -> None:
+    """What a dead engbench left: its runs marked `abandoned` and sealed, its cgroups removed."""
+    for run_dir in rundir.mark_abandoned(out_dir):
+        print(f"engbench: {run_dir.name} was left running by an engbench that is gone: marked abandoned",
+              file=sys.stderr)
+    for path in cgroups.clean_leftovers():
+        print(f"engbench: removed the cgroup {path} left by an engbench that is gone", file=sys.stderr)
 
 
 def _finish_target(tgt, run_dir, manifest, status, error):

@@ -18,6 +18,7 @@ SUBCOMMAND_MODULES = [
     "report",
     "verify",
     "import_runs",
+    "calibrate",
 ]
 
 

@@ -1,0 +1,219 @@
+"""Run limits: `run.memory_limit`, `run.read_iops`, `run.write_iops`, `run.read_bps`,
+`run.write_bps`, `run.drop_caches` (docs/run-format.md "Run limits").
+
+They are written like knobs (`--set run.memory_limit=256MB`, `knobs: {run.read_iops: 150}` in an
+experiment file or a notebook) but never reach the driver: `split` takes them out of the knobs.
+`prepare` checks everything before the run directory exists (values, the engine's cache under
+the memory limit with room for the process, root, the controllers, the device) and makes the
+run's cgroup; `finish` keeps the group's counters in the run directory (limits.json), turns an
+OOM kill into "out of memory under run.memory_limit=…", and removes the group."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from . import cgroups
+from .params import ParamError
+
+PREFIX = "run."
+SIZE_KEYS = ("memory_limit", "read_bps", "write_bps")
+COUNT_KEYS = ("read_iops", "write_iops")
+KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches")
+MiB = 1 << 20
+# Memory the process needs beside the engine's cache (driver: code, threads, buffers; a MariaDB
+# server: its own buffers and threads). An engine cache above limit - room is refused.
+ROOM = {"default": 32 * MiB, "lmdb": 12 * MiB, "wiredtiger": 96 * MiB, "mariadb": 160 * MiB}
+MARIADB_DEFAULT_CACHE = {"mariadb-innodb": 128 * MiB, "mariadb-myrocks": 512 * MiB + 128 * MiB}
+DROP_CACHES = Path("/proc/sys/vm/drop_caches")
+
+
+class LimitError(ParamError):
+    """A run limit that is malformed or cannot be honoured here (refused, nothing written)."""
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    memory_limit: int | None = None
+    read_iops: int | None = None
+    write_iops: int | None = None
+    read_bps: int | None = None
+    write_bps: int | None = None
+    drop_caches: bool = False
+    written: tuple = ()  # (key, value as written) pairs, for messages and the manifest
+
+    def any_group_limit(self) -> bool:
+        return any(getattr(self, k) for k in ("memory_limit",) + COUNT_KEYS + ("read_bps", "write_bps"))
+
+    def as_written(self, key: str) -> str:
+        return dict(self.written).get(key, "")
+
+    def group_limits(self) -> dict:
+        out = {k: getattr(self, k) for k in COUNT_KEYS + ("read_bps", "write_bps")}
+        return {**out, "memory": self.memory_limit}
+
+
+def _size(value) -> int:
+    from .servers.mariadb_options import parse_size
+    return parse_size(value)
+
+
+def _positive(key: str, value) -> int:
+    try:
+        n = _size(value) if key in SIZE_KEYS else int(str(value))
+    except ValueError:
+        n = None
+    if n is None or n <= 0:
+        unit = "a size (bytes, or e.g. 256MB, 1GiB)" if key in SIZE_KEYS else "a positive integer"
+        raise LimitError(f"run.{key} must be {unit}, got {value!r}")
+    return n
+
+
+def _bool(value) -> bool:
+    text = str(value).strip().lower()
+    if text not in ("true", "false", "1", "0", "yes", "no"):
+        raise LimitError(f"run.drop_caches must be true or false, got {value!r}")
+    return text in ("true", "1", "yes")
+
+
+def split(knobs: dict) -> tuple[RunLimits, dict]:
+    """(the run limits, the knobs for the driver). Unknown `run.*` keys and bad values are refused."""
+    raw = {k[len(PREFIX):]: v for k, v in (knobs or {}).items() if k.startswith(PREFIX)}
+    rest = {k: v for k, v in (knobs or {}).items() if not k.startswith(PREFIX)}
+    unknown = sorted(set(raw) - set(KEYS))
+    if unknown:
+        raise LimitError(f"unknown run limit {', '.join(PREFIX + k for k in unknown)}; "
+                         f"valid: {', '.join(PREFIX + k for k in KEYS)}")
+    values = {k: (_bool(v) if k == "drop_caches" else _positive(k, v)) for k, v in raw.items()}
+    return RunLimits(**values, written=tuple(sorted((k, str(v)) for k, v in raw.items()))), rest
+
+
+def driver_knobs(knobs: dict) -> dict:
+    """The knobs without the run limits (params.RunRequest.config hands these to the driver)."""
+    return split(knobs)[1]
+
+
+def engine_memory(engine: str, knobs: dict) -> int:
+    """The memory the engine's own caches take at most, from the driver's resolved knobs."""
+    k = {key.split(".", 1)[1]: v for key, v in (knobs or {}).items() if "." in key}
+    if engine.startswith("wiredtiger"):
+        return _size(k.get("cache_size", 0))
+    if engine == "rocksdb":  # block cache + the two memtables a column family may hold
+        return _size(k.get("block_cache_size", 0)) + 2 * _size(k.get("write_buffer_size", 0))
+    if engine == "sqlite":
+        return _size(k.get("cache_size", 0))
+    if engine in MARIADB_DEFAULT_CACHE:
+        cache = _size(k.get("cache_size", 0))
+        return cache + (128 * MiB if engine == "mariadb-myrocks" else 0) if cache else MARIADB_DEFAULT_CACHE[engine]
+    return 0  # lmdb (the OS page cache is its cache), null
+
+
+def room(engine: str) -> int:
+    kind = "mariadb" if engine in MARIADB_DEFAULT_CACHE else engine.split("-", 1)[0]
+    return ROOM.get(kind, ROOM["default"])
+
+
+def check_fit(lim: RunLimits, engine: str, knobs: dict) -> None:
+    if not lim.memory_limit:
+        return
+    need, spare = engine_memory(engine, knobs), room(engine)
+    if need + spare > lim.memory_limit:
+        raise LimitError(f"run.memory_limit={lim.as_written('memory_limit')} ({lim.memory_limit} bytes) cannot "
+                         f"hold {engine}'s cache ({need} bytes from its cache knobs) plus {spare} bytes for the "
+                         f"process; " + (f"lower the cache ({_cache_knob(engine)}) or raise the limit" if need
+                                         else "raise the limit"))
+
+
+def _cache_knob(engine: str) -> str:
+    return {"rocksdb": "rocksdb.block_cache_size / rocksdb.write_buffer_size", "sqlite": "sqlite.cache_size"}.get(
+        engine, "mariadb.cache_size" if engine in MARIADB_DEFAULT_CACHE else "wiredtiger.cache_size")
+
+
+def disk_of(path: Path) -> str | None:
+    """MAJ:MIN of the whole disk under `path` (throttles apply to disks, not partitions)."""
+    from .machine import block_device
+    dev = block_device(path)
+    if not dev.get("disk"):
+        return None
+    try:
+        return Path(f"/sys/class/block/{dev['disk']}/dev").read_text().strip()
+    except OSError:
+        return None
+
+
+def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Path) -> "cgroups.RunGroup | None":
+    """Everything checked, the group made (or None when no limit needs one). Raises LimitError."""
+    check_fit(lim, engine, knobs)
+    if lim.drop_caches and not os.access(DROP_CACHES, os.W_OK):
+        raise LimitError(f"run.drop_caches=true needs root: {DROP_CACHES} is not writable")
+    if not lim.any_group_limit():
+        return None
+    data_parent.mkdir(parents=True, exist_ok=True)
+    group = cgroups.RunGroup(f"{os.getpid()}-{name}", lim.group_limits(), device=disk_of(data_parent))
+    try:
+        return group.create()
+    except cgroups.CgroupError as exc:
+        raise LimitError(f"run limits {', '.join(f'run.{k}={v}' for k, v in lim.written)} cannot be honoured: {exc}") from None
+
+
+def drop_caches() -> None:
+    """sync, then drop the page cache, dentries and inodes (echo 3 > /proc/sys/vm/drop_caches)."""
+    subprocess.run(["sync"], check=False)
+    DROP_CACHES.write_text("3\n")
+
+
+def record(lim: RunLimits, engine: str, knobs: dict, group) -> dict:
+    """The manifest's `run_limits`."""
+    d = {k: v for k, v in asdict(lim).items() if k != "written"}
+    return {**d, "as_written": dict(lim.written), "engine_cache_bytes": engine_memory(engine, knobs),
+            "process_room_bytes": room(engine), "cgroup": group.describe() if group else None,
+            "drop_caches_when": "before the driver starts" if lim.drop_caches else None}
+
+
+def finish(lim: RunLimits, group, run_dir: Path, status: str, error: str | None) -> tuple[str, str | None]:
+    """After the driver (and server) stopped: counters into limits.json, OOM → failed, group removed."""
+    if group is None:
+        return status, error
+    try:
+        counters, kills = group.counters(), group.oom_kills()
+        if run_dir is not None:
+            (Path(run_dir) / "limits.json").write_text(json.dumps(
+                {"cgroup": group.describe(), "oom_kills": kills, "counters": counters}, indent=2, sort_keys=True) + "\n")
+        if kills and status != "interrupted":
+            oom = (f"out of memory under run.memory_limit={lim.as_written('memory_limit')} "
+                   f"({kills} OOM kill(s) in the run's cgroup; counters in limits.json)")
+            status, error = "failed", oom + (f"\n{error}" if error else "")
+    finally:
+        try:
+            group.remove()
+        except OSError as exc:  # the run is still finalized; the next engbench retries the removal
+            error = (f"{error}\n" if error else "") + f"cgroup not removed: {exc}"
+    return status, error
+
+
+class GroupCapture:
+    """cgroup.csv beside iostat.txt and vmstat.txt: stopped, described and checked like them."""
+
+    name = "cgroup"
+    available = True
+    note = None
+
+    def __init__(self, group, path: Path):
+        from .capture import CgroupSampler
+        self.sampler = CgroupSampler(group, path)
+
+    def start(self) -> None:
+        self.sampler.start()
+
+    def stop(self) -> None:
+        self.sampler.stop()
+
+    def describe(self) -> dict:
+        return {"file": self.sampler.path.name, "interval_s": self.sampler.interval_s,
+                "samples": self.sampler.samples, "columns": self.sampler.columns, "available": True}
+
+    def wait_for_next_report(self, timeout: float = 0.0) -> bool:
+        return True  # sampled on its own clock; its rows after the driver are kept by stop()
