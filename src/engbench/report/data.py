@@ -199,14 +199,17 @@ def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
     if runs.empty:
         return []
     pcols = _param_cols(runs)
+    several = "machine" in runs and runs["machine"].nunique() > 1
     out = []
     keyed = {}
     for i, row in runs.iterrows():
         params = {c[len("param."):]: _plain(row[c]) for c in pcols if not _is_na(row[c])}
         where = {"machine": _text(row, "machine", "unknown"), "limits": _text(row, "limits", "none")}
-        # the key of data without machine/limits columns stays as it was (same slugs, same files)
+        # the machine and limits enter the key only when they tell experiments apart, so the key
+        # (file names) of unlimited runs of one machine stays what it was before they existed
         canon = _canon({"workload": row["workload"], "params": params,
-                        **{k: v for k, v in where.items() if v not in ("unknown", "none")}})
+                        **({"machine": where["machine"]} if several else {}),
+                        **({"limits": where["limits"]} if where["limits"] != "none" else {})})
         keyed.setdefault(canon, (row["workload"], params, where, []))[3].append(i)
     for canon, (workload, params, where, idx) in keyed.items():
         sub = runs.loc[idx].copy()
@@ -219,7 +222,6 @@ def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
     out = sorted(out, key=lambda e: (e.workload, e.key))
     cache = {}
     _titles(out, lambda w: cache[w] if w in cache else cache.setdefault(w, defaults_of(w)))
-    several = len({e.machine for e in out}) > 1
     for e in out:
         e.name += (f" — limits: {e.limits}" if e.limits != "none" else "") + (f" — machine {e.machine}" if several else "")
     return out
