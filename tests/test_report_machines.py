@@ -64,3 +64,29 @@ def test_read_iops_limit_is_a_line_on_the_rate_chart(tmp_path):
     assert rules and rules[0]["encoding"]["y"]["field"] == "ceiling"
     # where it does not bind (far above the fastest interval) it is not drawn
     assert charts.read_ceilings(exp, top_rate=1000.0).empty
+
+
+def _cache_pollution_run(root, when, read_once, hardware=None):
+    d = make_engine_run(root, "wiredtiger", 1.0, when=when, workload="cache-pollution", seal=False)
+    phases = {"cold_action": "scan", "read_once": read_once, "cold_start_unix_s": T0 + 3,
+              "cold_end_unix_s": T0 + 5.5, "readers_end_unix_s": T0 + 9, "gets_before": 300, "gets_during": 50,
+              "gets_after": 350, "gets_per_s_before": 100, "gets_per_s_during": 20, "gets_per_s_after": 100}
+    _patch_json(d / "driver" / "summary.json", lambda s: s.update(phases=phases, hot_misses=0))
+    with open(d / "driver" / "intervals.csv", "a") as f:
+        f.write(f"10,{T0 + 9},{T0 + 10},0,scan_hot,1,2000,0,0,1000,1000,{1000 * (when + 1)}\n")
+    rundir.seal(_on(d, hardware=hardware))
+
+
+def test_read_once_comparison_is_per_machine(tmp_path):
+    from engbench.report import paper, workload_tables
+    raw = tmp_path / "raw"
+    for when, (ro, hw) in enumerate([(False, None), (True, None), (False, OTHER), (True, OTHER)]):
+        _cache_pollution_run(raw, when, ro, hw)
+    proc = build_tables(find_runs(raw))
+    groups = paper.where_groups(proc["runs"])
+    assert len(groups) == 2
+    tabs = [workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
+            for tag, sub in groups]
+    assert len({t.name for t in tabs}) == 2
+    for t in tabs:  # one run of each read_once per machine, never the two machines' mean
+        assert t.printed["n"].tolist() == ["1", "1"]

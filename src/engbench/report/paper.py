@@ -125,17 +125,19 @@ def where(runs) -> str:
            f"{'; '.join(map(str, dict.fromkeys(runs['limits'])))}"
 
 
+def where_groups(runs) -> list:
+    """[(tag, runs)]: one group per machine and run limits, so that nothing across experiments
+    (sweeps, read_once) averages different hardware or limits; the tag (for file names and
+    numbers.json keys) is "" when there is one group, else "." + 6 hex digits of the pair."""
+    keys = [c for c in ("machine", "limits") if c in runs]
+    groups = list(runs.groupby(keys, sort=True, dropna=False)) if keys and len(runs) else [((), runs)]
+    return [("" if len(groups) == 1 else "." + hashlib.sha1(repr(k).encode()).hexdigest()[:6], g)
+            for k, g in groups]
+
+
 def _sweep_groups(runs):
-    """workload → [(file-name tag, runs)]: one group per machine and run limits, never a sweep
-    across different hardware or limits; the tag is "" when the workload has one group."""
-    out = []
-    for workload, sub in runs.groupby("workload", sort=True):
-        keys = [c for c in ("machine", "limits") if c in sub]
-        groups = list(sub.groupby(keys, sort=True, dropna=False)) if keys else [((), sub)]
-        tagged = [("" if len(groups) == 1 else "." + hashlib.sha1(repr(k).encode()).hexdigest()[:6], g)
-                  for k, g in groups]
-        out.append((workload, tagged))
-    return out
+    """workload → [(file-name tag, runs)] (where_groups): never a sweep across machines or limits."""
+    return [(workload, where_groups(sub)) for workload, sub in runs.groupby("workload", sort=True)]
 
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
@@ -161,9 +163,14 @@ def sections(exps, proc, nums) -> list[dict]:
     for w in present:
         wl_tabs, text = [], []
         if w == "cache-pollution":
-            t = workload_tables.read_once_table(proc["runs"], proc["cache_pollution"], proc["engine_stats"])
-            wl_tabs = [t] if t is not None else []
-            text = prose.read_once_sentences(proc["runs"], proc["cache_pollution"], nums)
+            groups = where_groups(proc["runs"][proc["runs"]["workload"] == w])
+            for tag, sub in groups:
+                t = workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
+                if t is not None:
+                    t.caption += f" Measured on {where(sub)}."
+                    wl_tabs.append(t)
+                said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
+                text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
         out.append({"workload": w, "intro": registry.get(w).intro, "tables": wl_tabs, "text": text,
                     "exps": [e for e in exps if e.workload == w]})
     return out
