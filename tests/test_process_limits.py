@@ -120,3 +120,23 @@ def test_different_limits_are_never_one_row(tmp_path):
     runs = build_tables([a, b])["runs"]
     exps = data.experiments(runs, defaults_of=lambda w: None)
     assert len(exps) == 2 and sorted(e.limits for e in exps) == ["memory 64 MiB, cgroup v1", "none"]
+
+
+def test_sysbench_steps_get_own_reads_and_device_use_per_step(tmp_path):
+    from engbench.process import process_run, step_device_use
+    from test_process import T0, make_sysbench_run
+    d = make_sysbench_run(tmp_path)
+    # own reads: 1000 in c1's window [T0, T0+4] (2000 updates), 3000 more in c2's [T0+4, T0+10] (6000)
+    (d / "cgroup.csv").write_text(
+        "t_unix_s,mem_bytes,mem_file_bytes,mem_anon_bytes,mem_limit_hits,read_ios,write_ios,read_bytes,write_bytes\n"
+        f"{T0},0,0,0,0,0,0,0,0\n{T0 + 4},0,0,0,0,1000,0,4096000,0\n{T0 + 10},0,0,0,0,4000,0,16384000,0\n")
+    got = process_run(d)
+    st = got["steps"].set_index("clients")
+    assert st.loc[1, "cg_r_per_op"] == 0.5 and st.loc[2, "cg_r_per_op"] == 0.5
+    assert st.loc[1, "cg_rkb_per_op"] == 4000 / 2000 and st.loc[2, "cg_rkb_per_op"] == 12000 / 6000
+    runs = pd.DataFrame([{**got["runs"], "cal_run_id": "cal"}])
+    devices = pd.DataFrame([{"run_id": "cal", "randread_qd1_iops": 100.0, "randread_qd32_iops": 1000.0}])
+    use = step_device_use(got["steps"], runs, devices).set_index("clients")
+    # c1: r/s 6.25 against QD1's 100; c2: r/s 2 against QD32's 1000 (several clients)
+    assert use.loc[1, "cal_read_iops"] == 100 and use.loc[1, "read_iops_use"] == pytest.approx(0.0625)
+    assert use.loc[2, "cal_read_iops"] == 1000 and use.loc[2, "read_iops_use"] == pytest.approx(0.002)

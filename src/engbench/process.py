@@ -97,7 +97,8 @@ INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "
 STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
-             "wkb_per_op", "mcpu_per_op", "cs_per_op"]
+             "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "cal_read_iops", "read_iops_use"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
              "mcpu_per_op", "rss_gb"]
@@ -255,7 +256,7 @@ def process_run(run_dir) -> dict:
     for k, v in knobs.items():
         row[f"knob.{k}"] = v
     out = {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
-    out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start))
+    out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start, cg))
     return out
 
 
@@ -304,10 +305,28 @@ def device_use(runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
     return runs
 
 
-def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start) -> dict:
-    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs")."""
+def step_device_use(steps: pd.DataFrame, runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
+    """A run's sysbench steps with the calibration its run was matched with (device_use): per
+    step cal_read_iops for the step's clients (QD1 for one, QD32 for several) and
+    read_iops_use = the step's r/s ÷ cal_read_iops."""
+    steps = steps.copy()
+    by_id = devices.set_index("run_id") if len(devices) else None
+    for i, s in steps.iterrows():
+        cal = runs.loc[runs["run_id"] == s["run_id"], "cal_run_id"]
+        if by_id is None or cal.empty or not isinstance(cal.iloc[0], str):
+            continue
+        iops = dev.calibrated_read_iops(by_id.loc[cal.iloc[0]], int(s["clients"]))
+        steps.at[i, "cal_read_iops"] = iops
+        steps.at[i, "read_iops_use"] = dev.use(s["r_per_s"], iops)
+    return steps
+
+
+def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg=None) -> dict:
+    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
+    each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
-    steps = [{**ids, **r} for r in wl.step_rows(summ.get("steps"), io, vm)]
+    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
+             for r in wl.step_rows(summ.get("steps"), io, vm)]
     load = wl.load_row(workload, summ.get("load"), io, vm, proc)
     loads = [{**ids, "workload": workload, **load}] if load else []
     cp = []
@@ -415,6 +434,7 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
     runs = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
     devices = pd.DataFrame(cals, columns=DEVICE_COLS).sort_values("run_id", kind="stable").reset_index(drop=True)
     runs = device_use(runs, devices)
+    extra["steps"] = [step_device_use(f, runs, devices) for f in extra["steps"]]
     latency = (pd.concat(lat, ignore_index=True) if lat else pd.DataFrame(columns=LATENCY_COLS))
     latency = latency.sort_values(["run_id", "op"], kind="stable").reset_index(drop=True)
     intervals = (pd.concat(ivl, ignore_index=True) if ivl else pd.DataFrame(columns=INTERVAL_COLS))

@@ -25,9 +25,9 @@ USE_CAPTION = ("How close the runs drove the data device to its limits calibrate
                "random-read IOPS (queue depth 1 for one client, 32 for several), iostat's read and "
                "write MB/s ÷ the sequential MB/s. 1 = the device's limit.")
 OWN_CAPTION = ("The runs' own device I/O per {op}, from their cgroup's counters (cgroup.csv) over the client "
-               "window, beside iostat's, which counts every user of the shared device. Buffered writes "
-               "written back later by the kernel are not charged to a v1 group, so \"wKB/op own\" can be "
-               "lower than iostat's.")
+               "window (interpolated at its ends), beside iostat's, which counts every user of the shared "
+               "device and averages whole seconds. The group counts the I/O its own tasks submit: on "
+               "cgroup v1 not the kernel's later writeback of buffered writes.")
 
 
 def devices_table(devices: pd.DataFrame) -> Table | None:
