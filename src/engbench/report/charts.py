@@ -24,6 +24,7 @@ RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the worklo
                "hold; 1 = exactly as many.")
 
 
+LIMITS_SEP = "; run limits: "
 SUBTITLE_CHARS = 76  # a subtitle line longer than this would widen the chart beyond its plot
 
 
@@ -43,7 +44,9 @@ def wrap(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
 
 
 def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
-    sub = wrap(f"{workload} — {machine} — {n_runs} run{'s' if n_runs != 1 else ''}")
+    where, _, limits = str(machine).partition(LIMITS_SEP)  # data.where_label: "<machine>; run limits: …"
+    sub = wrap(f"{workload} — {n_runs} run{'s' if n_runs != 1 else ''} — {where}")
+    sub += wrap(f"run limits: {limits}") if limits else []
     if extra:
         for line in [extra] if isinstance(extra, str) else list(extra):
             sub += wrap(line)

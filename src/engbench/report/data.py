@@ -260,5 +260,5 @@ def where_label(manifests: dict, runs: pd.DataFrame) -> str:
     keys = [str(k) for k in dict.fromkeys(runs["machine"]) if not _is_na(k)] if "machine" in runs else []
     lims = [str(k) for k in dict.fromkeys(runs["limits"]) if not _is_na(k)] if "limits" in runs else []
     label = machine_label(manifests, runs) + (f" ({', '.join(keys)})" if keys else "")
-    return label + f"; run limits: {'; '.join(lims) or 'none'}"
+    return label + f"; run limits: {', '.join(lims) if len(lims) == 1 else ' | '.join(lims) or 'none'}"
 

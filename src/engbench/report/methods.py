@@ -42,6 +42,7 @@ FORMULAS = [
     ("MB/s from iostat's kB/s", dev.mb_per_s),
     ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
     ("the calibration a run is compared with", process.device_use),
+    ("device use per sysbench step", process.step_device_use),
 ]
 
 
