@@ -90,3 +90,21 @@ def test_read_once_comparison_is_per_machine(tmp_path):
     assert len({t.name for t in tabs}) == 2
     for t in tabs:  # one run of each read_once per machine, never the two machines' mean
         assert t.printed["n"].tolist() == ["1", "1"]
+
+
+def test_sysbench_sweep_chart_shows_own_reads_and_the_read_bound_tps(tmp_path):
+    from engbench.report import data, workload_charts
+    from test_process import make_sysbench_run
+    d = make_sysbench_run(tmp_path)
+    _on(d, run_limits={"read_iops": 100, "cgroup": {"version": 1}})
+    (d / "cgroup.csv").write_text(  # 0.5 own reads per update in both steps (see test_process_limits)
+        "t_unix_s,mem_bytes,mem_file_bytes,mem_anon_bytes,mem_limit_hits,read_ios,write_ios,read_bytes,write_bytes\n"
+        f"{T0},0,0,0,0,0,0,0,0\n{T0 + 4},0,0,0,0,1000,0,0,0\n{T0 + 10},0,0,0,0,4000,0,0,0\n")
+    proc = build_tables([d])
+    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    spec = workload_charts.steps(exp, proc["steps"], "m").to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    ceil = [r for r in rows if r["kind"] == workload_charts.CEILING]
+    assert sorted((r["clients"], r["value"]) for r in ceil) == [(1, 200.0), (2, 200.0)]  # 100 IOPS ÷ 0.5 r/update
+    own = [r for r in rows if r["metric"] == workload_charts.OWN_READS[1]]
+    assert sorted((r["clients"], r["value"]) for r in own) == [(1, 0.5), (2, 0.5)]
