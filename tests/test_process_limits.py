@@ -140,3 +140,25 @@ def test_sysbench_steps_get_own_reads_and_device_use_per_step(tmp_path):
     # c1: r/s 6.25 against QD1's 100; c2: r/s 2 against QD32's 1000 (several clients)
     assert use.loc[1, "cal_read_iops"] == 100 and use.loc[1, "read_iops_use"] == pytest.approx(0.0625)
     assert use.loc[2, "cal_read_iops"] == 1000 and use.loc[2, "read_iops_use"] == pytest.approx(0.002)
+
+
+def test_a_really_abandoned_run_is_named_by_process_and_kept_with_include_incomplete(scratch, capsys):
+    import psutil
+
+    from engbench.cli import main
+    from test_limits import _long
+    proc, run_dir, _groups, pids = _long(scratch)
+    proc.kill()  # engbench SIGKILLed: its run stays "running" until the next engbench marks it
+    proc.wait()
+    psutil.wait_procs([psutil.Process(p) for p in pids if psutil.pid_exists(p)], timeout=10)
+    cal = _run("calibrate")  # marks it abandoned; a calibration is not a workload run
+    out = scratch / "processed"
+    assert main(["process", "--raw", str(scratch / "raw"), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"skipped {run_dir.name}: status abandoned" in err
+    assert main(["process", "--raw", str(scratch / "raw"), "--out", str(out), "--include-incomplete"]) == 0
+    runs = pd.read_csv(out / "runs.csv").set_index("run_id")
+    assert list(runs.index) == [run_dir.name]
+    assert runs.loc[run_dir.name, "status"] == "abandoned" and bool(runs.loc[run_dir.name, "incomplete"])
+    assert runs.loc[run_dir.name, "limits"] == "memory 256 MiB, cgroup v1"
+    assert list(pd.read_csv(out / "devices.csv")["run_id"]) == [cal.name]
