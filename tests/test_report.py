@@ -316,7 +316,8 @@ def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path)
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
     md = (a / "paper.md").read_text()
     heads = [line for line in md.splitlines() if line.startswith("## ")]
-    assert heads == ["## What is compared", "## iibench", "## sysbench-update", "## Methods"]
+    assert heads == ["## What is compared", "## iibench", "## sysbench-update", "## Device", "## Methods"]
+    assert "**No calibration run exists**" in md  # said plainly, not left out
     for absent in ("linkbench", "bulk-insert", "cache-pollution", "fillseq"):
         assert f"## {absent}" not in md
     assert "### sysbench sweep" in md and "figures/" in md

@@ -16,6 +16,21 @@ that was not available, prefixed "capture: "), and a capture that misses part of
 window beyond its inherent partial first and last seconds (normalize.missed_seconds > 0).
 Amplifications that cannot be computed say why in runs.amp_notes (normalize.why_no_ratio).
 
+Machines and limits: runs.machine is engbench.importer.machine_key(manifest hardware) (the report
+never averages across machines); the run's limits come from manifest run_limits
+(normalize.device.limit_fields: limits, limit.*; runs recorded before run limits: "none"). With a
+cgroup (any run limit) cgroup.csv gives the run's own device I/O over the client window
+(normalize.device.cgroup_per_op: cg_r_per_op, cg_rkb_per_op, cg_w_per_op, cg_wkb_per_op), beside
+iostat's r_per_op ..., which count every user of the device.
+
+Runs of `engbench calibrate` (workload "calibrate") are not workload runs: each is one row of the
+devices table (process_calibration), and every run gets the calibration of the same machine,
+device and limits (device_use: cal_run_id, cal_read_iops, read_iops_use, read_mb_use,
+write_mb_use; NaN without one). Runs that are failed, interrupted, running or abandoned are
+incomplete: `process` names each one, and with --include-incomplete keeps it as a row with
+incomplete=True (a run whose captures cannot be processed, e.g. abandoned before the driver's
+summary, keeps what its manifest says and the reason in warnings).
+
 Tables (sorted rows, fixed CSV float format, no processing time written anywhere, so the same
 raw input gives byte-identical output):
   runs       one row per run (see RUNS_HEAD and the per-op columns)
@@ -26,13 +41,17 @@ raw input gives byte-identical output):
              partial (shorter than half of params.report_interval_s: left out of rate_p* and of
              the rate charts; normalize.partial_intervals)
   steps      sysbench-update: one row per step of the sweep, iostat/vmstat over the step's window
-             (STEP_COLS; normalize.workloads.step_rows): q (tps), r_per_op (r/t), ...
+             (STEP_COLS; normalize.workloads.step_rows): q (tps), r_per_op (r/t), ...; the run's
+             own cg_*_per_op over the step's window, and read_iops_use for the step's clients
+             (step_device_use)
   loads      runs whose summary has a load section: inserts, seconds, q (ips) and, when the summary
              gives the load's window, wkb_per_op (wKB/i), mcpu_per_op (Mcpu/i), rss over it (LOAD_COLS)
   A metric has one column name in every table (q, <x>_per_op, p999_us); the source documents'
   names (ips, tps, wKB/i, r/t, p99.9) are display labels of the report only.
   cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
              cold pass and hot scan times (CP_COLS)
+  devices    one row per calibration run (DEVICE_COLS): machine, device, limits, fio's random-read
+             IOPS at QD1 and QD32, random-write IOPS, sequential MB/s (10^6 B), fsync p50/p99 µs
   engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
              of normalize.workloads.CACHE_STATS from driver/engine_stats_<snapshot>.json
 """
@@ -45,6 +64,8 @@ import numpy as np
 import pandas as pd
 
 from . import normalize as nz
+from .importer import machine_key
+from .normalize import device as dev
 from . import workloads as registry
 from .normalize import workloads as wl
 from .parsers import ParseError, parse_iostat, parse_vmstat
@@ -53,9 +74,11 @@ from .parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from .parsers.vmstat import unit_from_argv
 
 PER_N = registry.PER_N
-INCOMPLETE = {"failed", "interrupted", "running"}
+INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
+CALIBRATE = "calibrate"  # engbench calibrate's runs: the devices table, not workload runs
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
-RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment", "seed", "ncpu", "device",
+RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "seed", "ncpu",
+             "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.cgroup_version",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
              "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
              "coverage", "warnings", "amp_notes", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
@@ -63,7 +86,11 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "engine", "workload", "experiment
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
-             "documents_inserted", "bytes_per_document"]
+             "documents_inserted", "bytes_per_document", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
+DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
+               "limit.cgroup_version", "randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops",
+               "seqread_mb_per_s", "seqwrite_mb_per_s", "fsync_p50_us", "fsync_p99_us"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -72,7 +99,8 @@ INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "
 STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
-             "wkb_per_op", "mcpu_per_op", "cs_per_op"]
+             "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "cal_read_iops", "read_iops_use"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
              "mcpu_per_op", "rss_gb"]
@@ -161,9 +189,10 @@ def process_run(run_dir) -> dict:
         warnings.warn(f"{run_id}: {note}", stacklevel=2)
 
     row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
-           "engine": man.get("engine", summ.get("engine")), "workload": workload,
+           "machine": machine_key(hw), "engine": man.get("engine", summ.get("engine")), "workload": workload,
            "experiment": man.get("experiment"),
            "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
+           **dev.limit_fields(man.get("run_limits")),
            "window_start_unix_s": float(start), "window_end_unix_s": float(end),
            "seconds": float(seconds), "op_unit": op_unit, "ops": ops, "q": q,
            "requests": tot["requests"], "items": tot["items"], "n_iostat": len(io_w), "n_vmstat": len(vm_w),
@@ -208,6 +237,9 @@ def process_run(run_dir) -> dict:
                         "device bytes written (no iostat sample in the window)", "logical bytes written"),
         nz.why_no_ratio("space amp", disk.get("allocated_bytes"), row["logical_bytes_stored"],
                         "allocated bytes on disk (summary disk)", "logical bytes stored"))))
+    cg = _csv(d / "cgroup.csv") if (d / "cgroup.csv").is_file() else None
+    row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
+    row["clients"] = dev.clients(params)
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 
@@ -226,14 +258,77 @@ def process_run(run_dir) -> dict:
     for k, v in knobs.items():
         row[f"knob.{k}"] = v
     out = {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
-    out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start))
+    out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start, cg))
     return out
 
 
-def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start) -> dict:
-    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs")."""
+def process_calibration(run_dir) -> dict:
+    """One `engbench calibrate` run directory → its devices row: the figures recomputed from the
+    raw fio/<job>.json by engbench.calibrate.figures (the same function that wrote summary.json),
+    its machine, data device and run limits. A job whose JSON is missing (an interrupted
+    calibration) gives NaN for its figures."""
+    from .calibrate import figures
+
+    d = Path(run_dir)
+    man = _json(d / "manifest.json")
+    hw = man.get("hardware") or {}
+    results = {}
+    for f in sorted((d / "fio").glob("*.json")):
+        jobs = _json(f).get("jobs") or []
+        if jobs:
+            results[f.stem] = jobs[0]
+    fig = figures(results)
+    row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "machine": machine_key(hw),
+           "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits"))}
+    row.update({c: np.nan if fig.get(c) is None else float(fig[c]) for c in DEVICE_COLS if c not in row})
+    return row
+
+
+def device_use(runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
+    """runs with, per run, the calibration made on the same machine, device and limits (the
+    latest by run_id when there are several; none: NaN) and how close the run came to it:
+    cal_read_iops (normalize.device.calibrated_read_iops: QD1 for one client, QD32 for several),
+    read_iops_use = r/s ÷ cal_read_iops, read_mb_use = MB/s read ÷ seqread_mb_per_s,
+    write_mb_use = MB/s written ÷ seqwrite_mb_per_s (normalize.device.use, mb_per_s)."""
+    runs = runs.copy()
+    runs["cal_run_id"] = runs["cal_run_id"].astype(object)
+    ok = devices[devices["status"] == "ok"].sort_values("run_id") if len(devices) else devices
+    latest = {(r["machine"], r["device"], r["limits"]): r for r in ok.to_dict("records")}
+    for i, r in runs.iterrows():
+        cal = latest.get((r["machine"], r["device"], r["limits"]))
+        if cal is None:
+            continue
+        iops = dev.calibrated_read_iops(cal, int(r["clients"]))
+        runs.at[i, "cal_run_id"] = cal["run_id"]
+        runs.at[i, "cal_read_iops"] = iops
+        runs.at[i, "read_iops_use"] = dev.use(r["r_per_s"], iops)
+        runs.at[i, "read_mb_use"] = dev.use(dev.mb_per_s(r["rkb_per_s"]), cal["seqread_mb_per_s"])
+        runs.at[i, "write_mb_use"] = dev.use(dev.mb_per_s(r["wkb_per_s"]), cal["seqwrite_mb_per_s"])
+    return runs
+
+
+def step_device_use(steps: pd.DataFrame, runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
+    """A run's sysbench steps with the calibration its run was matched with (device_use): per
+    step cal_read_iops for the step's clients (QD1 for one, QD32 for several) and
+    read_iops_use = the step's r/s ÷ cal_read_iops."""
+    steps = steps.copy()
+    by_id = devices.set_index("run_id") if len(devices) else None
+    for i, s in steps.iterrows():
+        cal = runs.loc[runs["run_id"] == s["run_id"], "cal_run_id"]
+        if by_id is None or cal.empty or not isinstance(cal.iloc[0], str):
+            continue
+        iops = dev.calibrated_read_iops(by_id.loc[cal.iloc[0]], int(s["clients"]))
+        steps.at[i, "cal_read_iops"] = iops
+        steps.at[i, "read_iops_use"] = dev.use(s["r_per_s"], iops)
+    return steps
+
+
+def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg=None) -> dict:
+    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
+    each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
-    steps = [{**ids, **r} for r in wl.step_rows(summ.get("steps"), io, vm)]
+    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
+             for r in wl.step_rows(summ.get("steps"), io, vm)]
     load = wl.load_row(workload, summ.get("load"), io, vm, proc)
     loads = [{**ids, "workload": workload, **load}] if load else []
     cp = []
@@ -277,6 +372,21 @@ def find_runs(raw_root) -> list[Path]:
     return sorted(p for p in root.iterdir() if (p / "manifest.json").is_file()) if root.is_dir() else []
 
 
+def _partial(d: Path, man: dict, exc: RunError) -> dict:
+    """The row of an incomplete run (abandoned, failed) whose captures cannot be processed: what
+    its manifest says, incomplete=True, the reason in warnings; no latency or intervals."""
+    hw = man.get("hardware") or {}
+    row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "incomplete": True,
+           "machine": machine_key(hw), "engine": man.get("engine"), "workload": man.get("workload"),
+           "experiment": man.get("experiment"), "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
+           "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits")),
+           "clients": dev.clients(man.get("params") or {}),
+           "warnings": "; ".join(filter(None, [man.get("error"), f"not processed: {exc}"]))}
+    empty = {name: pd.DataFrame(columns=cols) for name, (cols, _) in EXTRA_TABLES.items()}
+    return {"runs": row, "latency": pd.DataFrame(columns=LATENCY_COLS),
+            "intervals": pd.DataFrame(columns=INTERVAL_COLS), **empty}
+
+
 def _uniform(col: pd.Series) -> pd.Series:
     """A param/knob column parquet can store: numeric when every value is a number, else text."""
     vals = col.dropna()
@@ -290,15 +400,27 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
     "engine_stats"} frames, deterministically ordered.
     Runs with status failed/interrupted/running are skipped (and said so via ``log``) unless
     ``include_incomplete``; then they are kept with incomplete=True."""
-    rows, lat, ivl = [], [], []
+    rows, lat, ivl, cals = [], [], [], []
     extra = {name: [] for name in EXTRA_TABLES}
     for d in sorted(Path(p) for p in run_dirs):
-        status = _json(d / "manifest.json").get("status")
+        man = _json(d / "manifest.json")
+        status = man.get("status")
+        if man.get("workload") == CALIBRATE:
+            cals.append(process_calibration(d))
+            continue
         if status in INCOMPLETE and not include_incomplete:
             if log:
-                log(f"skipped {d.name}: status {status} (use --include-incomplete)")
+                why = f" ({man['error']})" if status == "abandoned" and man.get("error") else ""
+                log(f"skipped {d.name}: status {status}{why} (use --include-incomplete)")
             continue
-        got = process_run(d)
+        try:
+            got = process_run(d)
+        except RunError as exc:
+            if status not in INCOMPLETE:
+                raise
+            got = _partial(d, man, exc)
+            if log:
+                log(f"{d.name}: status {status}, captures incomplete ({exc}): a row with what the manifest says")
         rows.append(got["runs"])
         lat.append(got["latency"])
         ivl.append(got["intervals"])
@@ -312,11 +434,14 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
     for c in pk:
         runs[c] = _uniform(runs[c])
     runs = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
+    devices = pd.DataFrame(cals, columns=DEVICE_COLS).sort_values("run_id", kind="stable").reset_index(drop=True)
+    runs = device_use(runs, devices)
+    extra["steps"] = [step_device_use(f, runs, devices) for f in extra["steps"]]
     latency = (pd.concat(lat, ignore_index=True) if lat else pd.DataFrame(columns=LATENCY_COLS))
     latency = latency.sort_values(["run_id", "op"], kind="stable").reset_index(drop=True)
     intervals = (pd.concat(ivl, ignore_index=True) if ivl else pd.DataFrame(columns=INTERVAL_COLS))
     intervals = intervals.sort_values(["run_id", "interval", "op"], kind="stable").reset_index(drop=True)
-    out = {"runs": runs, "latency": latency, "intervals": intervals}
+    out = {"runs": runs, "latency": latency, "intervals": intervals, "devices": devices}
     for name, (cols, key) in EXTRA_TABLES.items():
         frame = pd.concat(extra[name], ignore_index=True) if extra[name] else pd.DataFrame(columns=cols)
         out[name] = frame.sort_values(key, kind="stable").reset_index(drop=True)

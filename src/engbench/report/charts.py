@@ -13,6 +13,7 @@ import altair as alt
 import pandas as pd
 
 from .. import workloads as registry
+from ..normalize import device as dev
 from . import theme
 
 PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p999_us")]  # (label, column)
@@ -23,6 +24,7 @@ RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the worklo
                "hold; 1 = exactly as many.")
 
 
+LIMITS_SEP = "; run limits: "
 SUBTITLE_CHARS = 76  # a subtitle line longer than this would widen the chart beyond its plot
 
 
@@ -42,7 +44,9 @@ def wrap(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
 
 
 def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
-    sub = wrap(f"{workload} — {machine} — {n_runs} run{'s' if n_runs != 1 else ''}")
+    where, _, limits = str(machine).partition(LIMITS_SEP)  # data.where_label: "<machine>; run limits: …"
+    sub = wrap(f"{workload} — {n_runs} run{'s' if n_runs != 1 else ''} — {where}")
+    sub += wrap(f"run limits: {limits}") if limits else []
     if extra:
         for line in [extra] if isinstance(extra, str) else list(extra):
             sub += wrap(line)
@@ -76,13 +80,47 @@ def insert_rate(exp, intervals: pd.DataFrame, machine: str):
     agg["rate"] = agg["n"] / (agg["t1"] - agg["t0"])
     agg["t"] = (agg["t0"] + agg["t1"]) / 2 - agg.groupby("run_id")["t0"].transform("min")
     agg = agg.merge(exp.runs[["run_id", "config"]], on="run_id")[["run_id", "config", "t", "rate"]]
-    return alt.Chart(agg, title=_title(spec.rate_title, exp.workload, machine, len(exp.runs),
-                                       exp.title)).mark_line().encode(
+    ceil = read_ceilings(exp, float(agg["rate"].max()))
+    extra = [exp.title] + ([CEILING_NOTE] if len(ceil) else [])
+    lines = alt.Chart(agg).mark_line().encode(
         x=alt.X("t:Q", title="seconds since the measured start (interval midpoints)"),
         y=alt.Y("rate:Q", title=f"{spec.unit.plural} per second ({spec.unit.rate})"),
         color=_color(exp), detail="run_id:N",
         tooltip=["config:N", "run_id:N", "t:Q", alt.Tooltip("rate:Q", format=",.0f")],
-    ).properties(width=460, height=240)
+    )
+    if len(ceil):
+        rules = alt.Chart(ceil).mark_rule(strokeDash=[6, 3], size=1.5).encode(
+            y="ceiling:Q", color=_color(exp),
+            tooltip=["config:N", "source:N", alt.Tooltip("ceiling:Q", format=",.0f")])
+        lines = alt.layer(lines, rules)
+    return lines.properties(width=460, height=240,
+                            title=_title(spec.rate_title, exp.workload, machine, len(exp.runs), extra))
+
+
+CEILING_NOTE = ("dashed: the rate at which the engine's reads per op would take all the device's read "
+                "IOPS (calibrated, or the run.read_iops throttle) — read IOPS ÷ reads/op")
+CEILING_SPAN = 3  # a ceiling more than this many times the fastest interval is not drawn (it does not bind)
+
+
+def read_ceilings(exp, top_rate: float) -> pd.DataFrame:
+    """config → the read-bound rate (normalize.device.ops_ceiling) of its runs (mean): the read
+    IOPS is the run.read_iops throttle when there is one, else the calibrated IOPS of the same
+    machine, device and limits; reads per op are the run's own (cgroup) when recorded, else
+    iostat's. Only where it applies: a known IOPS, reads per op > 0, and within CEILING_SPAN ×
+    the fastest interval."""
+    rows = []
+    for cfg in exp.configs:
+        g = exp.runs[exp.runs["config"] == cfg]
+        vals, src = [], None
+        for r in g.to_dict("records"):
+            throttle, cal = r.get("limit.read_iops"), r.get("cal_read_iops")
+            iops, src = (throttle, "run.read_iops") if throttle == throttle and throttle is not None else (cal, "calibrated")
+            own = r.get("cg_r_per_op")
+            vals.append(dev.ops_ceiling(iops, own if own == own and own is not None else r.get("r_per_op")))
+        v = pd.Series(vals, dtype=float).dropna()
+        if len(v) and v.mean() <= CEILING_SPAN * top_rate:
+            rows.append({"config": cfg, "ceiling": float(v.mean()), "source": src})
+    return pd.DataFrame(rows, columns=["config", "ceiling", "source"])
 
 
 def per_op_costs(exp, machine: str):

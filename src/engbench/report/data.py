@@ -2,7 +2,10 @@
 (data/raw/<run_id>/manifest.json), grouped into experiments.
 
 An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
-equal); its rows are the engines. Its title is the ``experiment`` of its runs (the params file's
+equal), on one machine (runs.machine, engbench.importer.machine_key: runs on different hardware are
+never averaged) under one set of run limits (runs.limits: a memory-capped or throttled run is never
+merged with an unlimited one); its rows are the engines. When the runs come from several machines,
+or some have limits, the title says which (" — limits: …", " — machine …"). Its title is the ``experiment`` of its runs (the params file's
 description) when they share one, else the workload and the params whose values differ from the
 driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one experiment is a
 separate configuration, labelled ``engine (knob=value …)``. Several runs of one configuration are
@@ -20,7 +23,7 @@ import pandas as pd
 from .. import workloads as registry
 
 TABLES = ("runs", "latency", "intervals")
-OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats")  # empty when not processed
+OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats", "devices")  # empty when not processed
 
 
 def _is_na(v) -> bool:
@@ -57,7 +60,8 @@ def load_processed(processed_dir) -> dict:
         out[name] = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=["run_id"])
     keep = set(out["runs"]["run_id"])
     for name in ("latency", "intervals") + OPTIONAL:
-        out[name] = out[name][out[name]["run_id"].isin(keep)].reset_index(drop=True)
+        if name != "devices":  # calibration runs are rows of their own, not of the runs table
+            out[name] = out[name][out[name]["run_id"].isin(keep)].reset_index(drop=True)
     return out
 
 
@@ -83,6 +87,8 @@ class Experiment:
     op_unit: str
     configs: list = field(default_factory=list)   # row labels, in table order
     name: str | None = None     # the short title (experiments() sets it)
+    machine: str = "unknown"    # runs.machine of every run
+    limits: str = "none"        # runs.limits of every run
 
     @property
     def title(self) -> str:
@@ -193,23 +199,37 @@ def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
     if runs.empty:
         return []
     pcols = _param_cols(runs)
+    several = "machine" in runs and runs["machine"].nunique() > 1
     out = []
     keyed = {}
     for i, row in runs.iterrows():
         params = {c[len("param."):]: _plain(row[c]) for c in pcols if not _is_na(row[c])}
-        canon = _canon({"workload": row["workload"], "params": params})
-        keyed.setdefault(canon, (row["workload"], params, []))[2].append(i)
-    for canon, (workload, params, idx) in keyed.items():
+        where = {"machine": _text(row, "machine", "unknown"), "limits": _text(row, "limits", "none")}
+        # the machine and limits enter the key only when they tell experiments apart, so the key
+        # (file names) of unlimited runs of one machine stays what it was before they existed
+        canon = _canon({"workload": row["workload"], "params": params,
+                        **({"machine": where["machine"]} if several else {}),
+                        **({"limits": where["limits"]} if where["limits"] != "none" else {})})
+        keyed.setdefault(canon, (row["workload"], params, where, []))[3].append(i)
+    for canon, (workload, params, where, idx) in keyed.items():
         sub = runs.loc[idx].copy()
         sub["config"] = config_labels(sub)
         key = f"{workload}-{hashlib.sha1(canon.encode()).hexdigest()[:6]}"
         order = _order(sub, engine_order)
         out.append(Experiment(key, workload, params, sub.reset_index(drop=True),
-                              str(sub["op_unit"].iloc[0]), order))
+                              str(sub["op_unit"].iloc[0]), order, machine=where["machine"],
+                              limits=where["limits"]))
     out = sorted(out, key=lambda e: (e.workload, e.key))
     cache = {}
     _titles(out, lambda w: cache[w] if w in cache else cache.setdefault(w, defaults_of(w)))
+    for e in out:
+        e.name += (f" — limits: {e.limits}" if e.limits != "none" else "") + (f" — machine {e.machine}" if several else "")
     return out
+
+
+def _text(row, col, default) -> str:
+    v = row[col] if col in row else None
+    return default if _is_na(v) else str(v)
 
 
 def _order(sub, engine_order):
@@ -231,3 +251,14 @@ def machine_label(manifests: dict, runs: pd.DataFrame) -> str:
         if label not in seen:
             seen.append(label)
     return "; ".join(seen) if seen else "unknown machine"
+
+
+def where_label(manifests: dict, runs: pd.DataFrame) -> str:
+    """What a chart's or table's numbers were measured on: machine_label, the machine keys
+    (runs.machine) and the run limits (runs.limits), e.g. "Xeon, 2 CPUs (2cpu-24g-ext4-…);
+    run limits: memory 64 MiB, cgroup v1"."""
+    keys = [str(k) for k in dict.fromkeys(runs["machine"]) if not _is_na(k)] if "machine" in runs else []
+    lims = [str(k) for k in dict.fromkeys(runs["limits"]) if not _is_na(k)] if "limits" in runs else []
+    label = machine_label(manifests, runs) + (f" ({', '.join(keys)})" if keys else "")
+    return label + f"; run limits: {', '.join(lims) if len(lims) == 1 else ' | '.join(lims) or 'none'}"
+

@@ -9,6 +9,7 @@ import json
 
 from .. import normalize as nz
 from .. import process
+from ..normalize import device as dev
 from ..normalize import workloads as wl
 
 FORMULAS = [
@@ -31,6 +32,17 @@ FORMULAS = [
     ("sysbench-update steps", wl.step_rows),
     ("load phase", wl.load_row),
     ("cache-pollution phases", wl.cache_pollution_row),
+    ("run limits (runs.limits, limit.*)", dev.limit_fields),
+    ("run limits label", dev.limits_label),
+    ("a run's own device I/O (cg_*_per_op)", dev.cgroup_per_op),
+    ("cgroup counter over the window", dev.counter_increase),
+    ("clients of a run", dev.clients),
+    ("calibrated read IOPS a run is compared with", dev.calibrated_read_iops),
+    ("use of a calibrated limit", dev.use),
+    ("MB/s from iostat's kB/s", dev.mb_per_s),
+    ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
+    ("the calibration a run is compared with", process.device_use),
+    ("device use per sysbench step", process.step_device_use),
 ]
 
 
@@ -99,12 +111,15 @@ def facts(manifests: dict, runs) -> list[tuple[str, str]]:
         ("git commit of the runs", "; ".join(_distinct(commit(m) for m in mans)) or "not recorded"),
         ("iostat", one("capture.iostat.argv", " ".join)),
         ("vmstat", one("capture.vmstat.argv", " ".join)),
+        ("machines (engbench.importer.machine_key)", ", ".join(str(k) for k in _distinct(runs["machine"].tolist()))
+         if "machine" in runs else "not recorded"),
+        ("run limits", "; ".join(str(k) for k in _distinct(runs["limits"].tolist())) if "limits" in runs else "none"),
         ("seeds", ", ".join(str(s) for s in sorted(_distinct(runs["seed"].tolist()), key=str))),
     ]
 
 
 def run_rows(exps, manifests) -> list[dict]:
-    """One row per run: experiment, row label, run id, seed, knobs, start time, and its warnings
+    """One row per run: experiment, row label, run id, machine, run limits, seed, knobs, start time, and its warnings
     (runs.warnings: the driver's and capture gaps; "—" when none)."""
     rows = []
     for e in exps:
@@ -112,6 +127,7 @@ def run_rows(exps, manifests) -> list[dict]:
             m = manifests.get(r.run_id) or {}
             knobs = m.get("knobs") or {}
             rows.append({"experiment": e.key, "engine": r.config, "run_id": r.run_id,
+                         "machine": e.machine, "limits": e.limits,
                          "seed": r.seed, "started": m.get("started_utc") or "?",
                          "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults",
                          "warnings": w if isinstance(w := getattr(r, "warnings", None), str) and w else "—"})

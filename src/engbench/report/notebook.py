@@ -44,7 +44,7 @@ def rum_charts(processed_dir=None, raw_dir=None) -> list:
     manifests = data.load_manifests(raw_dir or paths.raw_dir(), proc["runs"]["run_id"])
     out = []
     for e in data.experiments(proc["runs"], engine_order=ENGINE_ORDER):
-        chart = charts.rum(e, data.machine_label(manifests, e.runs))
+        chart = charts.rum(e, data.where_label(manifests, e.runs))
         if chart is not None:
             out.append(chart)
     return out

@@ -13,6 +13,7 @@ relies on it)."""
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import math
 import re
@@ -24,7 +25,7 @@ import mistune
 
 from .. import paths
 from .. import workloads as registry
-from . import charts, data, methods, prose, tables, workload_charts, workload_tables
+from . import charts, data, device, methods, prose, tables, workload_charts, workload_tables
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
@@ -105,16 +106,38 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
             if chart is not None:
                 charts.save(chart, fig_dir / f"{e.key}.{name}", png=png)
                 out[e.key].append((caption, f"figures/{e.key}.{name}.svg"))
-    runs = proc["runs"]
     out["sweeps"] = []
-    for workload, sub in runs.groupby("workload", sort=True):
-        for col in charts.sweep_columns(sub):
-            chart = charts.sweep(sub, col, workload, machine_of(sub))
-            if chart is not None:
-                stem = f"{workload}.sweep.{col.split('.', 1)[1]}"
-                charts.save(chart, fig_dir / stem, png=png)
-                out["sweeps"].append((f"{workload}: sweep over {col.split('.', 1)[1]}.", f"figures/{stem}.svg"))
+    for workload, groups in _sweep_groups(proc["runs"]):
+        for tag, sub in groups:
+            for col in charts.sweep_columns(sub):
+                chart = charts.sweep(sub, col, workload, machine_of(sub))
+                if chart is not None:
+                    stem = f"{workload}.sweep.{col.split('.', 1)[1]}{tag}"
+                    charts.save(chart, fig_dir / stem, png=png)
+                    out["sweeps"].append((f"{workload}: sweep over {col.split('.', 1)[1]} ({where(sub)}).",
+                                          f"figures/{stem}.svg"))
     return out
+
+
+def where(runs) -> str:
+    """"machine …, run limits …" of a set of runs (one machine and one set of limits each)."""
+    return f"machine {', '.join(map(str, dict.fromkeys(runs['machine'])))}, run limits: " \
+           f"{'; '.join(map(str, dict.fromkeys(runs['limits'])))}"
+
+
+def where_groups(runs) -> list:
+    """[(tag, runs)]: one group per machine and run limits, so that nothing across experiments
+    (sweeps, read_once) averages different hardware or limits; the tag (for file names and
+    numbers.json keys) is "" when there is one group, else "." + 6 hex digits of the pair."""
+    keys = [c for c in ("machine", "limits") if c in runs]
+    groups = list(runs.groupby(keys, sort=True, dropna=False)) if keys and len(runs) else [((), runs)]
+    return [("" if len(groups) == 1 else "." + hashlib.sha1(repr(k).encode()).hexdigest()[:6], g)
+            for k, g in groups]
+
+
+def _sweep_groups(runs):
+    """workload → [(file-name tag, runs)] (where_groups): never a sweep across machines or limits."""
+    return [(workload, where_groups(sub)) for workload, sub in runs.groupby("workload", sort=True)]
 
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
@@ -140,9 +163,14 @@ def sections(exps, proc, nums) -> list[dict]:
     for w in present:
         wl_tabs, text = [], []
         if w == "cache-pollution":
-            t = workload_tables.read_once_table(proc["runs"], proc["cache_pollution"], proc["engine_stats"])
-            wl_tabs = [t] if t is not None else []
-            text = prose.read_once_sentences(proc["runs"], proc["cache_pollution"], nums)
+            groups = where_groups(proc["runs"][proc["runs"]["workload"] == w])
+            for tag, sub in groups:
+                t = workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
+                if t is not None:
+                    t.caption += f" Measured on {where(sub)}."
+                    wl_tabs.append(t)
+                said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
+                text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
         out.append({"workload": w, "intro": registry.get(w).intro, "tables": wl_tabs, "text": text,
                     "exps": [e for e in exps if e.workload == w]})
     return out
@@ -174,8 +202,8 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     manifests = data.load_manifests(raw_dir, runs["run_id"])
     order = ([baseline] if baseline else []) + ENGINE_ORDER
     exps = data.experiments(runs, engine_order=order)
-    machine_of = lambda r: data.machine_label(manifests, r)  # noqa: E731
-    machine = machine_of(runs)
+    machine_of = lambda r: data.where_label(manifests, r)  # noqa: E731
+    machine = data.machine_label(manifests, runs)
 
     build_dir = out_dir / "build"
     if build_dir.exists():
@@ -184,8 +212,14 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     tabs, notes, nums = [], {}, numbers(exps, runs, machine)
     for e in exps:
         extra, notes[e.key] = _workload_tables(e, proc)
-        tabs += extra + tables.all_tables([e], proc["latency"], baseline)
-    sentences = {e.key: prose.experiment_sentences(e, proc, nums) for e in exps}
+        mine = extra + tables.all_tables([e], proc["latency"], baseline) + device.experiment_device_tables(e)
+        for t in mine:
+            t.caption += f" Measured on {where(e.runs)}."
+        tabs += mine
+    sentences = {e.key: prose.experiment_sentences(e, proc, nums) + list(filter(None, [device.no_calibration(e)]))
+                 for e in exps}
+    dev_table = device.devices_table(proc["devices"])
+    tabs += [dev_table] if dev_table is not None else []
     secs = sections(exps, proc, nums)
     tabs += [t for s in secs for t in s["tables"]]
     for t in tabs:
@@ -205,7 +239,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         N=nums, who=_names(exps), exps=exps, tables=by_exp, figures=figs, machine=machine,
         sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
-        formulas=methods.formulas(), processing=methods.processing_notes(),
+        formulas=methods.formulas(), processing=methods.processing_notes(), devices=dev_table,
         n_manifests=len(manifests), isfinite=math.isfinite)
     text = re.sub(r"\n{3,}", "\n\n", text)
     (build_dir / "paper.md").write_text(text)

@@ -62,8 +62,9 @@ def experiment_sentences(exp, proc, n: dict) -> list[str]:
     return out
 
 
-def read_once_sentences(runs, cp, n: dict) -> list[str]:
-    """read_once true against false on the hot scan time, per engine and cold action."""
+def read_once_sentences(runs, cp, n: dict, tag: str = "") -> list[str]:
+    """read_once true against false on the hot scan time, per engine and cold action, among
+    ``runs`` (one machine and one set of run limits; ``tag`` goes into the numbers' keys)."""
     if cp is None or cp.empty:
         return []
     c = cp.merge(runs[["run_id", "engine"]], on="run_id")
@@ -73,7 +74,7 @@ def read_once_sentences(runs, cp, n: dict) -> list[str]:
         if g["ro"].nunique() < 2:
             continue
         pct = pct_change(g.loc[g["ro"], "scan_hot_ms"].mean(), g.loc[~g["ro"], "scan_hot_ms"].mean())
-        key = f"cache-pollution.read_once.{engine}.{action}.scan_hot_pct"
+        key = f"cache-pollution.read_once{tag}.{engine}.{action}.scan_hot_pct"
         n[key] = fmt(pct, 2)
         parts.append(f"{engine} (cold {action}) {n[key]}%")
     return [f"With read_once true instead of false, the hot scan time changed by: {', '.join(parts)}."] if parts else []

@@ -231,9 +231,10 @@ def cache_tables(exp, cp, stats) -> list[Table]:
     return out
 
 
-def read_once_table(runs, cp, stats) -> Table | None:
-    """Across the cache-pollution experiments: each engine configuration and cold action with
-    read_once false and true, and true's change against false in percent."""
+def read_once_table(runs, cp, stats, tag: str = "") -> Table | None:
+    """Across the cache-pollution experiments of ``runs`` (one machine and one set of run limits:
+    paper.where_groups, whose ``tag`` names the table): each engine configuration and cold
+    action with read_once false and true, and true's change against false in percent."""
     if cp is None or cp.empty:
         return None
     c = cp.merge(runs[["run_id", "engine"]], on="run_id")
@@ -262,6 +263,6 @@ def read_once_table(runs, cp, stats) -> Table | None:
     head = ["engine", "cold action", "read_once", "n"]
     for _, h, _ in metrics:
         head += [h, f"{h.split(' (')[0]}: change (%)"]
-    return _table("cache-pollution.read_once", "cache-pollution — read_once true vs false",
+    return _table(f"cache-pollution.read_once{tag}", "cache-pollution — read_once true vs false",
                   "Means of the runs; change = (true − false) ÷ false × 100, as the source's pct "
                   "change.", head, rows)
