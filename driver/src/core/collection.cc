@@ -86,6 +86,15 @@ void encode_field(const BsonField* f, const std::string& field, std::string* out
   }
 }
 
+// `values` encoded as the start of an index scan, in this thread's scratch string (valid until its
+// next call): point lookups by prefix run at every request and would allocate it each time.
+const std::string& scan_start(const std::vector<KeyValue>& values) {
+  thread_local std::string out;
+  out.clear();
+  for (const auto& v : values) encode_value(v, &out);
+  return out;
+}
+
 }  // namespace
 
 Collection::Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes)
@@ -138,7 +147,7 @@ void Collection::encode_index_keys(std::string_view doc, uint64_t id, std::vecto
         --remaining;
         break;
       }
-  keys->resize(indexes_.size());
+  if (keys->size() < indexes_.size()) keys->resize(indexes_.size());  // never shrunk: capacities stay
   for (size_t x = 0; x < indexes_.size(); ++x) {
     std::string& key = (*keys)[x];
     key.clear();
@@ -147,10 +156,10 @@ void Collection::encode_index_keys(std::string_view doc, uint64_t id, std::vecto
   }
 }
 
-std::vector<std::string> Collection::index_keys(std::string_view doc, uint64_t id) const {
-  std::vector<std::string> keys;
-  encode_index_keys(doc, id, &keys);
-  return keys;
+const std::vector<std::string>& Collection::index_keys(std::string_view doc, uint64_t id, int slot) const {
+  thread_local std::vector<std::string> scratch[2];
+  encode_index_keys(doc, id, &scratch[slot]);
+  return scratch[slot];
 }
 
 namespace {
@@ -185,14 +194,13 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
   s.begin();
   try {
     char rk[8];
-    std::vector<std::string> keys;
     for (size_t i = 0; i < docs.size(); ++i) {
       uint64_t id = first + i;
       store_be64(id, rk);
       s.put(record_table_, std::string_view(rk, 8), docs[i].bytes);
       bytes += docs[i].bytes.size();
       if (!indexes_.empty()) {
-        encode_index_keys(docs[i].bytes, id, &keys);
+        const auto& keys = index_keys(docs[i].bytes, id);
         for (size_t x = 0; x < indexes_.size(); ++x) {
           s.put(index_tables_[x], keys[x], "");
           key_bytes += keys[x].size();
@@ -248,7 +256,8 @@ bool Collection::apply_update(Session& s, uint64_t id, const std::function<Doc(c
   BsonFields::check(now.bytes);
   s.put(record_table_, rk, now.bytes);
   if (!indexes_.empty()) {
-    auto ok = index_keys(old.bytes, id), nk = index_keys(now.bytes, id);
+    const auto& ok = index_keys(old.bytes, id, 0);
+    const auto& nk = index_keys(now.bytes, id, 1);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       if (ok[x] == nk[x]) continue;
       s.del(index_tables_[x], ok[x]);
@@ -281,7 +290,7 @@ bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
     }
     s.del(record_table_, rk);
     int64_t dkey = 0;
-    auto ok = index_keys(old.bytes, id);
+    const auto& ok = index_keys(old.bytes, id);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       s.del(index_tables_[x], ok[x]);
       dkey += static_cast<int64_t>(ok[x].size());
@@ -302,7 +311,7 @@ size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>
                               bool fetch, std::vector<IndexRow>* out, uint64_t* bytes_read) {
   if (index < 0 || index >= static_cast<int>(index_tables_.size()))
     throw std::out_of_range("document layer: no index " + std::to_string(index));
-  std::string from = encode_prefix(start);
+  const std::string& from = scan_start(start);
   size_t first = out->size();
   s.scan(index_tables_[index], from, limit, [&](std::string_view k, std::string_view) {
     IndexRow r;
@@ -328,7 +337,7 @@ size_t Collection::index_scan_prefix(Session& s, int index, const std::vector<Ke
                                      const ScanOptions& opts) {
   if (index < 0 || index >= static_cast<int>(index_tables_.size()))
     throw std::out_of_range("document layer: no index " + std::to_string(index));
-  std::string from = encode_prefix(prefix);
+  const std::string& from = scan_start(prefix);
   size_t first = out->size(), n = 0;
   uint64_t br = 0;
   s.scan(index_tables_[index], from, 0, [&](std::string_view k, std::string_view) {
@@ -360,8 +369,7 @@ uint64_t Collection::insert_in_txn(Session& s, const Doc& doc) {
   s.put(record_table_, record_key(id), doc.bytes);
   uint64_t key_bytes = 0;
   if (!indexes_.empty()) {
-    std::vector<std::string> keys;
-    encode_index_keys(doc.bytes, id, &keys);
+    const auto& keys = index_keys(doc.bytes, id);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       s.put(index_tables_[x], keys[x], "");
       key_bytes += keys[x].size();
