@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/runner.h"
 #include "engine.h"
 
 namespace ebtest {
@@ -75,6 +76,21 @@ inline std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Runs a raw config through run_benchmark (never interrupted); the exit code in *rc, summary.json back.
+inline eb::json run_summary(const eb::json& raw, int* rc = nullptr) {
+  eb::ResolvedConfig cfg;
+  std::vector<std::string> problems;
+  if (!eb::resolve_config(raw, &cfg, &problems)) throw std::runtime_error("invalid: " + problems[0]);
+  std::ostringstream progress;
+  eb::RunOptions o;
+  o.progress = &progress;
+  std::atomic<bool> never{false};
+  o.stop = &never;
+  int r = eb::run_benchmark(cfg, o);
+  if (rc) *rc = r;
+  return eb::json::parse(read_text(cfg.output_dir + "/summary.json"));
 }
 
 }  // namespace ebtest

@@ -1,5 +1,7 @@
 #include "core/collection.h"
 
+#include "core/bson_fields.h"
+
 #include <chrono>
 #include <thread>
 
@@ -61,31 +63,38 @@ std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<st
 namespace {
 constexpr size_t kMaxIndexedFields = 32;
 
-void encode_iter(const bson_iter_t* it, const std::string& field, std::string* out) {
-  if (!it) {
+// The key encoding of one field found by BsonFields (nullptr: the field is missing → null).
+void encode_field(const BsonField* f, const std::string& field, std::string* out) {
+  if (!f) {
     encode_null(out);
     return;
   }
-  switch (bson_iter_type(it)) {
-    case BSON_TYPE_INT32: encode_int(bson_iter_int32(it), out); break;
-    case BSON_TYPE_INT64: encode_int(bson_iter_int64(it), out); break;
-    case BSON_TYPE_DOUBLE: encode_double(bson_iter_double(it), out); break;
-    case BSON_TYPE_UTF8: {
-      uint32_t len;
-      const char* s = bson_iter_utf8(it, &len);
-      encode_string(s, len, out);
+  switch (f->type) {
+    case BSON_TYPE_INT32: encode_int(BsonFields::load_i32(f->value), out); break;
+    case BSON_TYPE_INT64: encode_int(BsonFields::load_i64(f->value), out); break;
+    case BSON_TYPE_DOUBLE: {
+      double d;
+      std::memcpy(&d, f->value, 8);
+      encode_double(d, out);
       break;
     }
-    case BSON_TYPE_OID: encode_oid(bson_iter_oid(it)->bytes, out); break;
-    case BSON_TYPE_DATE_TIME: encode_date(bson_iter_date_time(it), out); break;
+    case BSON_TYPE_UTF8: encode_string(f->value + 4, f->size - 5, out); break;  // length, bytes, NUL
+    case BSON_TYPE_OID: encode_oid(reinterpret_cast<const uint8_t*>(f->value), out); break;
+    case BSON_TYPE_DATE_TIME: encode_date(BsonFields::load_i64(f->value), out); break;
     case BSON_TYPE_NULL: encode_null(out); break;
     default: throw std::invalid_argument("document layer: field '" + field + "' has a type that cannot be indexed");
   }
 }
 
-bool view(const std::string& bytes, bson_t* b) {
-  return bson_init_static(b, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+// `values` encoded as the start of an index scan, in this thread's scratch string (valid until its
+// next call): point lookups by prefix run at every request and would allocate it each time.
+const std::string& scan_start(const std::vector<KeyValue>& values) {
+  thread_local std::string out;
+  out.clear();
+  for (const auto& v : values) encode_value(v, &out);
+  return out;
 }
+
 }  // namespace
 
 Collection::Collection(Engine& engine, const std::string& name, std::vector<IndexDef> indexes)
@@ -124,36 +133,33 @@ Collection::Collection(Engine& engine, const std::string& name, std::vector<Inde
   }
 }
 
-void Collection::encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const {
-  struct Slot { bson_iter_t it; };  // padded to the iterator's alignment
-  Slot found[kMaxIndexedFields];
+void Collection::encode_index_keys(std::string_view doc, uint64_t id, std::vector<std::string>* keys) const {
+  BsonField found[kMaxIndexedFields];
   bool has[kMaxIndexedFields] = {};
   size_t remaining = fields_.size();
-  bson_iter_t it;
-  if (!bson_iter_init(&it, doc)) throw std::invalid_argument("document layer: invalid BSON");
-  while (remaining && bson_iter_next(&it)) {
-    const char* k = bson_iter_key(&it);
-    for (size_t f = 0; f < fields_.size(); ++f)
-      if (!has[f] && std::strcmp(k, fields_[f].c_str()) == 0) {
-        found[f].it = it;
-        has[f] = true;
+  BsonFields walk(doc);
+  BsonField f;
+  while (remaining && walk.next(&f))
+    for (size_t i = 0; i < fields_.size(); ++i)
+      if (!has[i] && f.named(fields_[i])) {  // the first of duplicate names, as libbson finds it
+        found[i] = f;
+        has[i] = true;
         --remaining;
         break;
       }
-  }
-  keys->resize(indexes_.size());
+  if (keys->size() < indexes_.size()) keys->resize(indexes_.size());  // never shrunk: capacities stay
   for (size_t x = 0; x < indexes_.size(); ++x) {
     std::string& key = (*keys)[x];
     key.clear();
-    for (int f : index_fields_[x]) encode_iter(has[f] ? &found[f].it : nullptr, fields_[f], &key);
+    for (int i : index_fields_[x]) encode_field(has[i] ? &found[i] : nullptr, fields_[i], &key);
     append_be64(id, &key);
   }
 }
 
-std::vector<std::string> Collection::index_keys(const bson_t* doc, uint64_t id) const {
-  std::vector<std::string> keys;
-  encode_index_keys(doc, id, &keys);
-  return keys;
+const std::vector<std::string>& Collection::index_keys(std::string_view doc, uint64_t id, int slot) const {
+  thread_local std::vector<std::string> scratch[2];
+  encode_index_keys(doc, id, &scratch[slot]);
+  return scratch[slot];
 }
 
 namespace {
@@ -187,18 +193,14 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
   uint64_t bytes = 0, key_bytes = 0;
   s.begin();
   try {
-    std::string rk;
-    std::vector<std::string> keys;
+    char rk[8];
     for (size_t i = 0; i < docs.size(); ++i) {
       uint64_t id = first + i;
-      rk.clear();
-      append_be64(id, &rk);
-      s.put(record_table_, rk, docs[i].bytes);
+      store_be64(id, rk);
+      s.put(record_table_, std::string_view(rk, 8), docs[i].bytes);
       bytes += docs[i].bytes.size();
       if (!indexes_.empty()) {
-        bson_t b;
-        if (!view(docs[i].bytes, &b)) throw std::invalid_argument("document layer: invalid BSON");
-        encode_index_keys(&b, id, &keys);
+        const auto& keys = index_keys(docs[i].bytes, id);
         for (size_t x = 0; x < indexes_.size(); ++x) {
           s.put(index_tables_[x], keys[x], "");
           key_bytes += keys[x].size();
@@ -218,7 +220,9 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
 }
 
 bool Collection::get(Session& s, uint64_t id, Doc* out) {
-  return s.get(record_table_, record_key(id), &out->bytes);
+  char rk[8];
+  store_be64(id, rk);
+  return s.get(record_table_, std::string_view(rk, 8), &out->bytes);
 }
 
 bool Collection::update(Session& s, uint64_t id, const std::function<Doc(const Doc&)>& modify,
@@ -248,11 +252,12 @@ bool Collection::apply_update(Session& s, uint64_t id, const std::function<Doc(c
   Doc old;
   if (!s.get(record_table_, rk, &old.bytes)) return false;
   Doc now = modify(old);
-  bson_t ob, nb;
-  if (!view(old.bytes, &ob) || !view(now.bytes, &nb)) throw std::invalid_argument("document layer: invalid BSON");
+  BsonFields::check(old.bytes);
+  BsonFields::check(now.bytes);
   s.put(record_table_, rk, now.bytes);
   if (!indexes_.empty()) {
-    auto ok = index_keys(&ob, id), nk = index_keys(&nb, id);
+    const auto& ok = index_keys(old.bytes, id, 0);
+    const auto& nk = index_keys(now.bytes, id, 1);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       if (ok[x] == nk[x]) continue;
       s.del(index_tables_[x], ok[x]);
@@ -283,11 +288,9 @@ bool Collection::remove(Session& s, uint64_t id, uint64_t* bytes_read) {
       s.rollback();
       return false;
     }
-    bson_t ob;
-    if (!view(old.bytes, &ob)) throw std::invalid_argument("document layer: invalid BSON");
     s.del(record_table_, rk);
     int64_t dkey = 0;
-    auto ok = index_keys(&ob, id);
+    const auto& ok = index_keys(old.bytes, id);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       s.del(index_tables_[x], ok[x]);
       dkey += static_cast<int64_t>(ok[x].size());
@@ -308,7 +311,7 @@ size_t Collection::index_scan(Session& s, int index, const std::vector<KeyValue>
                               bool fetch, std::vector<IndexRow>* out, uint64_t* bytes_read) {
   if (index < 0 || index >= static_cast<int>(index_tables_.size()))
     throw std::out_of_range("document layer: no index " + std::to_string(index));
-  std::string from = encode_prefix(start);
+  const std::string& from = scan_start(start);
   size_t first = out->size();
   s.scan(index_tables_[index], from, limit, [&](std::string_view k, std::string_view) {
     IndexRow r;
@@ -334,7 +337,7 @@ size_t Collection::index_scan_prefix(Session& s, int index, const std::vector<Ke
                                      const ScanOptions& opts) {
   if (index < 0 || index >= static_cast<int>(index_tables_.size()))
     throw std::out_of_range("document layer: no index " + std::to_string(index));
-  std::string from = encode_prefix(prefix);
+  const std::string& from = scan_start(prefix);
   size_t first = out->size(), n = 0;
   uint64_t br = 0;
   s.scan(index_tables_[index], from, 0, [&](std::string_view k, std::string_view) {
@@ -366,10 +369,7 @@ uint64_t Collection::insert_in_txn(Session& s, const Doc& doc) {
   s.put(record_table_, record_key(id), doc.bytes);
   uint64_t key_bytes = 0;
   if (!indexes_.empty()) {
-    bson_t b;
-    if (!view(doc.bytes, &b)) throw std::invalid_argument("document layer: invalid BSON");
-    std::vector<std::string> keys;
-    encode_index_keys(&b, id, &keys);
+    const auto& keys = index_keys(doc.bytes, id);
     for (size_t x = 0; x < indexes_.size(); ++x) {
       s.put(index_tables_[x], keys[x], "");
       key_bytes += keys[x].size();

@@ -108,9 +108,13 @@ class Collection {
   // The document of an index row; a row whose record is missing is an error (never an empty doc).
   void fetch_row(Session& s, int index, IndexRow* row);
   std::mutex& lock_for(uint64_t id) { return stripes_[(id * 0x9E3779B97F4A7C15ULL) >> 58]; }
-  std::vector<std::string> index_keys(const bson_t* doc, uint64_t id) const;
-  // All index keys of one document in one pass over its top-level fields.
-  void encode_index_keys(const bson_t* doc, uint64_t id, std::vector<std::string>* keys) const;
+  // The index keys of `doc` (the first indexes_.size() entries) in this thread's scratch vector
+  // `slot` (0 or 1), valid until the next call with that slot: every write encodes keys, and a
+  // vector of strings allocated per document costs more than the encoding.
+  const std::vector<std::string>& index_keys(std::string_view doc, uint64_t id, int slot = 0) const;
+  // All index keys of one document (BSON bytes) in one pass over its top-level fields, into the
+  // first indexes_.size() entries of *keys (grown when shorter, never shrunk).
+  void encode_index_keys(std::string_view doc, uint64_t id, std::vector<std::string>* keys) const;
 
   Engine& engine_;
   std::string name_;

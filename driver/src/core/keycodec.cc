@@ -38,23 +38,6 @@ int type_rank(KeyValue::Type t) {
 
 }  // namespace
 
-void append_be64(uint64_t v, std::string* out) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  v = __builtin_bswap64(v);
-  out->append(reinterpret_cast<const char*>(&v), 8);
-#else
-  char b[8];
-  for (int i = 7; i >= 0; --i, v >>= 8) b[i] = static_cast<char>(v & 0xFF);
-  out->append(b, 8);
-#endif
-}
-
-uint64_t read_be64(const char* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
-  return v;
-}
-
 std::string record_key(uint64_t record_id) {
   std::string s;
   append_be64(record_id, &s);
@@ -63,25 +46,27 @@ std::string record_key(uint64_t record_id) {
 
 void encode_null(std::string* out) { out->push_back(static_cast<char>(kTagNull)); }
 
+// Numbers are built in a small buffer and appended once (a string append per byte costs more
+// than the encoding).
 void encode_int(int64_t v, std::string* out) {
   double d;
   uint64_t rem;
   split_int(v, &d, &rem);
-  out->push_back(static_cast<char>(kTagNumber));
-  append_be64(double_bits_ordered(d), out);
-  if (rem == 0) {
-    out->push_back('\0');
-  } else {
-    out->push_back('\x01');
-    append_be64(rem, out);
-  }
+  char b[18];
+  b[0] = static_cast<char>(kTagNumber);
+  store_be64(double_bits_ordered(d), b + 1);
+  b[9] = rem == 0 ? '\0' : '\x01';
+  if (rem != 0) store_be64(rem, b + 10);
+  out->append(b, rem == 0 ? 10 : 18);
 }
 
 void encode_double(double v, std::string* out) {
   if (std::isnan(v)) throw KeyCodecError("key codec: NaN cannot be an index key");
-  out->push_back(static_cast<char>(kTagNumber));
-  append_be64(double_bits_ordered(v), out);
-  out->push_back('\0');
+  char b[10];
+  b[0] = static_cast<char>(kTagNumber);
+  store_be64(double_bits_ordered(v), b + 1);
+  b[9] = '\0';
+  out->append(b, 10);
 }
 
 void encode_string(const char* s, size_t n, std::string* out) {
@@ -108,8 +93,10 @@ void encode_oid(const uint8_t* b, std::string* out) {
 }
 
 void encode_date(int64_t ms, std::string* out) {
-  out->push_back(static_cast<char>(kTagDate));
-  append_be64(static_cast<uint64_t>(ms) ^ 0x8000000000000000ULL, out);
+  char b[9];
+  b[0] = static_cast<char>(kTagDate);
+  store_be64(static_cast<uint64_t>(ms) ^ 0x8000000000000000ULL, b + 1);
+  out->append(b, 9);
 }
 
 void encode_value(const KeyValue& v, std::string* out) {

@@ -11,6 +11,7 @@
 // The record id follows as 8 bytes big-endian.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -47,8 +48,22 @@ void encode_oid(const uint8_t* twelve_bytes, std::string* out);
 void encode_date(int64_t ms, std::string* out);
 std::string encode_key(const std::vector<KeyValue>& values, uint64_t record_id);
 std::string encode_prefix(const std::vector<KeyValue>& values);  // no record id: a scan start
-void append_be64(uint64_t v, std::string* out);
-uint64_t read_be64(const char* p);
+// 8-byte big-endian words (record ids, the key codec's numbers), inline: every key has one.
+inline void store_be64(uint64_t v, char* p) {
+  static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "store_be64 swaps a little-endian word");
+  v = __builtin_bswap64(v);
+  std::memcpy(p, &v, 8);
+}
+inline void append_be64(uint64_t v, std::string* out) {
+  char b[8];
+  store_be64(v, b);
+  out->append(b, 8);
+}
+inline uint64_t read_be64(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);
+}
 std::string record_key(uint64_t record_id);  // 8 bytes big-endian
 // The record id at the end of an index key.
 inline uint64_t index_key_record_id(std::string_view key) {

@@ -112,16 +112,22 @@ class CachePollution final : public Workload {
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     auto s = ctx.engine->session();
     Doc d;
+    RequestClock clock(rate > 0);
+    struct CountMisses {  // added once, however this thread leaves (a shared counter per read is a locked add)
+      std::atomic<uint64_t>& total;
+      uint64_t n = 0;
+      ~CountMisses() { total.fetch_add(n); }
+    } misses{misses_};
     for (uint64_t done = 0; !ctx.should_stop() && !readers_stop_.load(std::memory_order_relaxed); ++done) {
       uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
       if (ctx.should_stop() || readers_stop_.load(std::memory_order_relaxed)) break;
-      uint64_t t0 = rate > 0 ? intended : now_ns();
+      uint64_t t0 = clock.start(intended);
       uint64_t id = 1 + rng.uniform(hot_docs_);
       h.u64(id);
       bool found = hot_->get(*s, id, &d);
-      uint64_t t1 = now_ns();
-      if (!found) misses_.fetch_add(1, std::memory_order_relaxed);
-      m.record(kGet, (t1 - std::min(t0, t1)) / 1000, 1, found ? d.bytes.size() : 0, 0);
+      uint64_t us = clock.finish_us(t0);
+      misses.n += !found;
+      m.record(kGet, us, 1, found ? d.bytes.size() : 0, 0);
     }
   }
 
