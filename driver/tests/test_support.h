@@ -2,6 +2,7 @@
 #pragma once
 #include <stdlib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/config.h"
+#include "core/runner.h"
 #include "engine.h"
 
 namespace ebtest {
@@ -75,6 +77,21 @@ inline std::string read_text(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// Resolves and runs a config through run_benchmark (no stop signal); returns its summary.json.
+inline eb::json run_summary(const eb::json& raw, int* rc = nullptr) {
+  eb::ResolvedConfig cfg;
+  std::vector<std::string> problems;
+  if (!eb::resolve_config(raw, &cfg, &problems)) throw std::runtime_error("invalid: " + problems[0]);
+  std::ostringstream progress;
+  eb::RunOptions o;
+  o.progress = &progress;
+  std::atomic<bool> never{false};
+  o.stop = &never;
+  int r = eb::run_benchmark(cfg, o);
+  if (rc) *rc = r;
+  return eb::json::parse(read_text(cfg.output_dir + "/summary.json"));
 }
 
 }  // namespace ebtest

@@ -31,19 +31,7 @@ eb::json config(const std::string& workload, const std::string& engine, const st
           {"params", params}, {"seed", seed}, {"data_dir", dir + "/data"}, {"output_dir", dir + "/out"}};
 }
 
-eb::json run(const eb::json& raw, int* rc = nullptr) {
-  eb::ResolvedConfig cfg;
-  std::vector<std::string> problems;
-  if (!eb::resolve_config(raw, &cfg, &problems)) throw std::runtime_error("invalid: " + problems[0]);
-  std::ostringstream progress;
-  eb::RunOptions o;
-  o.progress = &progress;
-  std::atomic<bool> never{false};
-  o.stop = &never;
-  int r = eb::run_benchmark(cfg, o);
-  if (rc) *rc = r;
-  return eb::json::parse(ebtest::read_text(cfg.output_dir + "/summary.json"));
-}
+eb::json run(const eb::json& raw, int* rc = nullptr) { return ebtest::run_summary(raw, rc); }
 
 std::unique_ptr<eb::Engine> reopen(const std::string& engine, const std::string& dir) {
   auto e = ebtest::engine_info(engine).make();
