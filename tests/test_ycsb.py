@@ -1,0 +1,94 @@
+"""YCSB end to end through `engbench run` with the real driver, iostat and vmstat: every letter
+A–F on sqlite and rocksdb ends ok with the letter's ops, an unknown letter is refused with nothing
+written, and a ycsb run is processed per request (engbench.workloads "ycsb") and reported."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engbench import workloads
+from engbench.process import build_tables, find_runs, write_tables
+
+LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
+              "e": {"scan", "insert"}, "f": {"read", "read_modify_write"}}
+
+
+def _env(root):
+    return {**os.environ, "ENGBENCH_RAW_DIR": str(root / "raw"), "ENGBENCH_WORK_DIR": str(root / "work"),
+            "ENGBENCH_PROCESSED_DIR": str(root / "processed")}
+
+
+def _run(root, *args):
+    return subprocess.run([sys.executable, "-m", "engbench.cli", "run", "ycsb", *args, "--no-progress"],
+                          capture_output=True, text=True, env=_env(root), timeout=300)
+
+
+def _unlock(root):
+    for dirpath, dirs, _ in os.walk(root):
+        for d in dirs:
+            os.chmod(os.path.join(dirpath, d), 0o755)
+
+
+@pytest.mark.parametrize("engine", ["sqlite", "rocksdb"])
+def test_every_letter_ends_ok(tmp_path, engine):
+    for letter, ops in LETTER_OPS.items():
+        out = _run(tmp_path, "--engine", engine, "--set", f"workload={letter}", "--set", "recordcount=1000",
+                   "--set", "operationcount=3000")
+        assert out.returncode == 0, out.stderr
+        run_dir = out.stdout.strip().splitlines()[-1]
+        man = json.loads(open(os.path.join(run_dir, "manifest.json")).read())
+        summ = json.loads(open(os.path.join(run_dir, "driver", "summary.json")).read())
+        assert man["status"] == "ok" and man["params"]["workload"] == letter
+        assert set(summ["totals"]) == {"request"} | ops
+        assert summ["totals"]["request"]["requests"] == 3000
+        assert summ["misses"]["total"] == 0  # every key read was loaded (or inserted) first
+        assert summ["load"]["records"] == 1000 and summ["load"]["end_unix_s"] <= summ["client"]["start_unix_s"]
+    _unlock(tmp_path)
+
+
+def test_unknown_letter_refused_with_nothing_written(tmp_path):
+    out = _run(tmp_path, "--engine", "sqlite", "--set", "workload=g")
+    assert out.returncode != 0
+    assert "a, b, c, d, e, f" in out.stderr
+    assert not (tmp_path / "raw").exists() or not any((tmp_path / "raw").iterdir())
+    assert not (tmp_path / "work").exists() or not any((tmp_path / "work").iterdir())
+
+
+@pytest.fixture(scope="module")
+def processed(tmp_path_factory):
+    root = tmp_path_factory.mktemp("ycsb")
+    # time-bounded at a modest rate so that whole 1-s intervals and iostat samples fall in the window
+    out = _run(root, "--engine", "sqlite", "--set", "workload=c", "--set", "recordcount=2000",
+               "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "target_rate=4000")
+    assert out.returncode == 0, out.stderr
+    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    from engbench.report import data, paper
+    paper.build(root / "processed", root / "raw", root / "paper", png=False)
+    proc = data.load_processed(root / "processed")
+    summ = json.loads(next((root / "raw").glob("*_ycsb_*/driver/summary.json")).read_text())
+    yield root, proc, summ
+    _unlock(root)
+
+
+def test_processed_per_request(processed):
+    root, proc, summ = processed
+    r = proc["runs"].set_index("workload").loc["ycsb"]
+    requests = summ["totals"]["request"]["requests"]
+    assert r["op_unit"] == "request" and requests > 0
+    assert r["ops"] == requests and r["requests"] == requests  # read repeats request: counted once
+    assert r["q"] == pytest.approx(requests / summ["client"]["measured_seconds"])
+    assert r["logical_bytes_read"] == summ["totals"]["request"]["logical_bytes_read"] > 0
+    assert r["logical_bytes_written"] == 0
+    # read amp = device bytes read / logical bytes returned (a number: the reads returned bytes)
+    assert r["read_amp"] == pytest.approx(r["device_bytes_read"] / r["logical_bytes_read"])
+    loads = proc["loads"].set_index("run_id")
+    assert loads.loc[r["run_id"], "inserts"] == 2000
+    rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])
+    lat = proc["latency"].set_index(["run_id", "op"])
+    reads = lat.loc[(r["run_id"], "read"), "count"]
+    assert reads == summ["totals"]["read"]["requests"]
+    assert rpr[r["run_id"]] == pytest.approx(r["r_per_op"] * r["ops"] / reads)
+    assert (root / "paper").is_dir()
