@@ -10,6 +10,8 @@
 // read-modify-write of a key not (yet) present has items 0 and is counted in summary `misses`).
 // A read-modify-write is recorded once, as read_modify_write (not also as a read and an update).
 // Generators and key naming: workloads/ycsb_generators.h; stores: workloads/ycsb_store.h.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <mutex>
 #include <set>
@@ -63,9 +65,12 @@ class AckCounter {
   std::set<int64_t> pending_;
 };
 
+enum class Dist { Zipfian, Uniform, Latest };
+
 struct Spec {
   ycsb::Mix mix;
   std::string distribution;
+  Dist dist = Dist::Zipfian;
   int64_t records = 0, operations = 0, fieldcount = 10, fieldlength = 100, min_scan = 1, max_scan = 100;
   bool read_all = true, write_all = false, hashed = true;
   int zeropadding = 1, threads = 1, load_batch = 1;
@@ -76,6 +81,7 @@ struct Spec {
     Letter l = letter(p_str(p, "workload"));
     s.mix = l.mix;
     s.distribution = p_str(p, "requestdistribution") == "workload" ? l.distribution : p_str(p, "requestdistribution");
+    s.dist = s.distribution == "latest" ? Dist::Latest : s.distribution == "uniform" ? Dist::Uniform : Dist::Zipfian;
     s.records = p_int(p, "recordcount");
     s.operations = p_int(p, "operationcount");
     s.fieldcount = p_int(p, "fieldcount");
@@ -118,12 +124,21 @@ class RecordBytes {
   std::vector<size_t> name_len_;
 };
 
+// CPU seconds (user + sys) of this process so far.
+double process_cpu_s() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 // YCSB's RandomByteIterator: printable bytes.
 void random_value(Rng& r, size_t n, std::string* out) {
   out->resize(n);
   for (size_t i = 0; i < n; i += 8) {
     uint64_t w = r.next();
-    for (size_t k = i; k < std::min(n, i + 8); ++k, w >>= 8) (*out)[k] = static_cast<char>(' ' + (w & 0xff) % 95);
+    for (size_t k = i; k < std::min(n, i + 8); ++k, w >>= 8)
+      (*out)[k] = static_cast<char>(' ' + (((w & 0xff) * 95) >> 8));  // ' ' .. '~'
   }
 }
 
@@ -184,7 +199,7 @@ class Ycsb final : public Workload {
   std::atomic<uint64_t> stored_bytes_{0}, misses_{0};
   std::atomic<uint64_t> misses_by_op_[ycsb::kOps] = {};
   Histogram load_latency_;
-  double load_seconds_ = 0, load_start_unix_s_ = 0;
+  double load_seconds_ = 0, load_start_unix_s_ = 0, load_cpu_s_ = 0;
 };
 
 // Load: `threads` loaders, each inserting a contiguous range of key numbers in `load_batch`
@@ -195,6 +210,7 @@ void Ycsb::load(uint64_t seed) {
   std::vector<std::string> errors(static_cast<size_t>(n));
   std::vector<std::thread> loaders;
   const uint64_t t0 = now_ns();
+  const double cpu0 = process_cpu_s();
   load_start_unix_s_ = unix_now_s();
   for (int t = 0; t < n; ++t)
     loaders.emplace_back([&, t] {
@@ -208,6 +224,7 @@ void Ycsb::load(uint64_t seed) {
   for (auto& e : errors)
     if (!e.empty()) throw std::runtime_error("ycsb load: " + e);
   load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
+  load_cpu_s_ = process_cpu_s() - cpu0;
   for (auto& h : lat) load_latency_.merge(h);
 }
 
@@ -240,7 +257,7 @@ json Ycsb::summary_extra() const {
   j["load"] = {{"records", spec_.records}, {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_},
                {"end_unix_s", load_start_unix_s_ + load_seconds_},
                {"records_per_s", load_seconds_ > 0 ? static_cast<double>(spec_.records) / load_seconds_ : 0.0},
-               {"inserts", load_latency_.count()}, {"latency_us", {{"insert", latency_json(load_latency_)}}}};
+               {"inserts", load_latency_.count()}, {"cpu_s", load_cpu_s_}, {"latency_us", {{"insert", latency_json(load_latency_)}}}};
   json by_op = json::object();
   for (int i = 0; i < ycsb::kOps; ++i)
     if (metric_[i] > 0 && i != static_cast<int>(Op::Insert) && i != static_cast<int>(Op::Scan))
@@ -273,10 +290,10 @@ struct Ycsb::Worker {
 
   int64_t next_keynum() {
     const int64_t last = w.acked_.last();
-    if (w.spec_.distribution == "latest") return last - latest.next(rng, std::max<int64_t>(1, last));
+    if (w.spec_.dist == Dist::Latest) return last - latest.next(rng, std::max<int64_t>(1, last));
     for (;;) {
-      int64_t k = w.spec_.distribution == "uniform" ? static_cast<int64_t>(rng.uniform(static_cast<uint64_t>(w.spec_.records)))
-                                                    : zipf.next(rng);
+      int64_t k = w.spec_.dist == Dist::Uniform ? static_cast<int64_t>(rng.uniform(static_cast<uint64_t>(w.spec_.records)))
+                                                : zipf.next(rng);
       if (k <= last) return k;
     }
   }

@@ -36,13 +36,23 @@ inline int64_t fnv64(int64_t val) {
   return s == INT64_MIN ? s : (s < 0 ? -s : s);
 }
 
-// "user" + digits, zero-padded to `zeropadding` digits (YCSB default 1: no padding).
+// "user" + digits, zero-padded to `zeropadding` digits (YCSB default 1: no padding). Written
+// without temporaries: it runs once per operation.
 inline void key_name(int64_t keynum, bool hashed, int zeropadding, std::string* out) {
   const int64_t v = hashed ? fnv64(keynum) : keynum;
-  std::string digits = std::to_string(v);
+  char buf[24];
+  char* e = buf + sizeof buf;
+  char* p = e;
+  uint64_t u = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  do {
+    *--p = static_cast<char>('0' + u % 10);
+    u /= 10;
+  } while (u);
+  const size_t digits = static_cast<size_t>(e - p) + (v < 0 ? 1 : 0);
   out->assign("user");
-  if (static_cast<int>(digits.size()) < zeropadding) out->append(zeropadding - digits.size(), '0');
-  out->append(digits);
+  if (digits < static_cast<size_t>(zeropadding)) out->append(static_cast<size_t>(zeropadding) - digits, '0');
+  if (v < 0) out->push_back('-');
+  out->append(p, e);
 }
 
 // zeta(n, theta) = Σ_{i=1..n} i^-theta, continued from zeta(from) (YCSB's incremental zeta).
@@ -72,7 +82,7 @@ class YcsbZipfian {
   // Ranks 0..items-1; zetan may be given (precomputed) or 0 to compute it.
   YcsbZipfian(int64_t items, double theta, double zetan = 0)
       : items_(items), theta_(theta), alpha_(1.0 / (1.0 - theta)),
-        zeta2_(1.0 + std::pow(0.5, theta)), count_for_zeta_(items) {
+        half_pow_theta_(std::pow(0.5, theta)), zeta2_(1.0 + half_pow_theta_), count_for_zeta_(items) {
     zetan_ = zetan > 0 ? zetan : zeta_from(0, static_cast<uint64_t>(items), theta, 0.0);
     set_eta();
   }
@@ -87,7 +97,7 @@ class YcsbZipfian {
     }
     const double u = r.uniform01(), uz = u * zetan_;
     if (uz < 1.0) return 0;
-    if (uz < 1.0 + std::pow(0.5, theta_)) return 1;
+    if (uz < 1.0 + half_pow_theta_) return 1;
     int64_t k = static_cast<int64_t>(static_cast<double>(items_) * std::pow(eta_ * u - eta_ + 1, alpha_));
     return k < items_ ? k : items_ - 1;
   }
@@ -98,7 +108,7 @@ class YcsbZipfian {
     eta_ = (1 - std::pow(2.0 / static_cast<double>(items_), 1 - theta_)) / (1 - zeta2_ / zetan_);
   }
   int64_t items_;
-  double theta_, alpha_, zeta2_, zetan_ = 0, eta_ = 0;
+  double theta_, alpha_, half_pow_theta_, zeta2_, zetan_ = 0, eta_ = 0;
   int64_t count_for_zeta_;
 };
 

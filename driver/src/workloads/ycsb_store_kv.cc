@@ -52,7 +52,8 @@ class KvYcsbClient final : public YcsbClient {
 
   size_t scan(const std::string& start, size_t count, int field, std::vector<YcsbRecord>* out) override {
     rows_.clear();
-    size_t n = coll_.index_scan(*s_, 0, {KeyValue::Str(start)}, count, true, &rows_);
+    key_[0].s.assign(start);
+    size_t n = coll_.index_scan(*s_, 0, key_, count, true, &rows_);
     out->resize(n);
     for (size_t i = 0; i < n; ++i) {
       (*out)[i].key = get_bytes(rows_[i].doc, "_id");
@@ -74,7 +75,8 @@ class KvYcsbClient final : public YcsbClient {
  private:
   bool lookup(const std::string& key, bool fetch) {
     rows_.clear();
-    return coll_.index_scan_prefix(*s_, 0, {KeyValue::Str(key)}, 1, fetch, &rows_) == 1;
+    key_[0].s.assign(key);
+    return coll_.index_scan_prefix(*s_, 0, key_, 1, fetch, &rows_) == 1;
   }
 
   std::unique_ptr<Session> s_;
@@ -82,6 +84,7 @@ class KvYcsbClient final : public YcsbClient {
   const std::vector<std::string>& names_;
   std::vector<Doc> docs_;
   std::vector<IndexRow> rows_;
+  std::vector<KeyValue> key_ = {KeyValue::Str("")};  // the _id looked up (reused)
 };
 
 class KvYcsbStore final : public YcsbStore {
