@@ -1,26 +1,31 @@
 #!/usr/bin/env python3
-"""engbench's ycsb workload beside go-ycsb v1.0.1 on the same RocksDB, and the driver's headroom.
+"""engbench's ycsb workload beside go-ycsb v1.0.1 on the same engine library, and the driver's headroom.
 
 Two comparisons, each interleaved (a, b, b, a, ...) over --reps pairs, medians printed:
 
 1. headroom: YCSB C (100% zipfian reads) on the null engine and on every real KV engine; the
    driver's own cost per operation is what null measures, so null must reach >= 10x the fastest
    real engine's ops/s (issue 20's target).
-2. peer: go-ycsb (`go-ycsb load|run rocksdb -P workloads/workload<x>`, the same Debian librocksdb
-   linked through gorocksdb) against `engbench-driver run` of ycsb on the rocksdb engine, same
-   recordcount, operationcount, threadcount and letter; ops/s of the run phase and client CPU per
-   operation of the run phase (user+sys CPU of the process that ran it, minus engbench's load-phase
-   CPU from summary load.cpu_s). Both embed RocksDB, so "client CPU" includes the engine's work:
-   engbench stores a record table plus an _id index (MongoDB's layout), go-ycsb one key per record.
+2. peer: go-ycsb (`go-ycsb load|run <engine> -P workloads/workload<x>`) against `engbench-driver
+   run` of ycsb on the same engine library, same recordcount, operationcount, threadcount and
+   letter; ops/s of the run phase and client CPU per operation of the run phase (user+sys CPU of
+   the process that ran it, minus engbench's load-phase CPU from summary load.cpu_s). Both embed
+   the engine, so "client CPU" includes the engine's work, and the layouts differ: engbench keeps
+   a record table plus an _id index (MongoDB's layout), go-ycsb one row/key per record.
+   --peer-engine sqlite (default): go-ycsb's sqlite binding built with -tags libsqlite3 links
+   Debian's libsqlite3, the library of engbench's sqlite engine; both WAL, synchronous=NORMAL,
+   a 2000 KiB page cache (go-ycsb's default). --peer-engine rocksdb: go-ycsb v1.0.1's gorocksdb
+   does not compile against Debian's RocksDB 7.8.3 (removed C API calls such as
+   rocksdb_options_set_soft_rate_limit), so it needs a RocksDB 6.x to link with.
 
 Without a go-ycsb binary the peer part says how to build one and is skipped (exit 0):
 
   GOFLAGS=-mod=mod go mod download -json github.com/pingcap/go-ycsb@v1.0.1   # prints its Dir
   cp -r <Dir> /tmp/go-ycsb-src && chmod -R u+w /tmp/go-ycsb-src && cd /tmp/go-ycsb-src
-  GOFLAGS=-mod=mod CGO_CXXFLAGS=-std=c++17 go build -tags rocksdb -o /tmp/go-ycsb ./cmd/go-ycsb
+  GOFLAGS=-mod=mod go build -tags libsqlite3 -o /tmp/go-ycsb ./cmd/go-ycsb
 
   .venv/bin/python benchmarks/bench_ycsb.py [--records 100000] [--ops 200000] [--threads 1]
-      [--reps 3] [--letters a,c] [--go-ycsb PATH (or $GO_YCSB)] [--go-ycsb-src DIR] [--driver PATH]
+      [--reps 3] [--letters a,c] [--peer-engine sqlite|rocksdb] [--go-ycsb PATH (or $GO_YCSB)] [--go-ycsb-src DIR] [--driver PATH]
 """
 import argparse
 import json
@@ -44,10 +49,15 @@ def child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def engbench(args, engine, letter, tmp: Path) -> tuple:
+# engine knobs that match go-ycsb's settings of the same engine
+PEER_KNOBS = {"sqlite": {"sqlite.cache_size": "2000KB", "sqlite.journal_mode": "wal", "sqlite.synchronous": "normal"},
+              "rocksdb": {}}
+
+
+def engbench(args, engine, letter, tmp: Path, knobs=None) -> tuple:
     """(run-phase ops/s, run-phase CPU us per op) of one fresh engbench-driver run."""
     shutil.rmtree(tmp / "eb", ignore_errors=True)
-    cfg = {"workload": "ycsb", "engine": engine, "seed": 1,
+    cfg = {"workload": "ycsb", "engine": engine, "seed": 1, "knobs": knobs or {},
            "params": {"workload": letter, "recordcount": args.records, "operationcount": args.ops,
                       "threads": args.threads, "load_batch": 1},
            "data_dir": str(tmp / "eb" / "d"), "output_dir": str(tmp / "eb" / "o")}
@@ -62,10 +72,12 @@ def engbench(args, engine, letter, tmp: Path) -> tuple:
 
 
 def go_ycsb(args, letter, tmp: Path) -> tuple:
-    """(run-phase ops/s, run-phase CPU us per op) of go-ycsb load + run on a fresh RocksDB dir."""
+    """(run-phase ops/s, run-phase CPU us per op) of go-ycsb load + run on a fresh database."""
     shutil.rmtree(tmp / "go", ignore_errors=True)
-    argv = [args.go_ycsb, "", "rocksdb", "-P", str(Path(args.go_ycsb_src) / "workloads" / f"workload{letter}"),
-            "-p", f"rocksdb.dir={tmp / 'go'}", "-p", f"recordcount={args.records}",
+    (tmp / "go").mkdir()
+    where = {"rocksdb": f"rocksdb.dir={tmp / 'go' / 'db'}", "sqlite": f"sqlite.db={tmp / 'go' / 'go.db'}"}
+    argv = [args.go_ycsb, "", args.peer_engine, "-P", str(Path(args.go_ycsb_src) / "workloads" / f"workload{letter}"),
+            "-p", where[args.peer_engine], "-p", f"recordcount={args.records}",
             "-p", f"operationcount={args.ops}", "-p", f"threadcount={args.threads}", "-p", "outputstyle=plain"]
     for phase in ("load", "run"):
         argv[1] = phase
@@ -111,14 +123,14 @@ def headroom(args, tmp):
 def peer(args, tmp):
     if not args.go_ycsb or not os.access(args.go_ycsb, os.X_OK):
         print("\npeer: no go-ycsb binary (--go-ycsb or $GO_YCSB); build one as the docstring says "
-              "(go-ycsb v1.0.1 from the Go module proxy, -tags rocksdb). Skipped.")
+              "(go-ycsb v1.0.1 from the Go module proxy, -tags libsqlite3). Skipped.")
         return
-    print(f"\npeer: go-ycsb vs engbench on RocksDB, {args.records} records, {args.ops} ops, {args.threads} "
+    print(f"\npeer: go-ycsb vs engbench on {args.peer_engine}, {args.records} records, {args.ops} ops, {args.threads} "
           f"thread(s), {args.reps} interleaved pairs (medians; cpu = run phase, us per op)")
     print(f"{'letter':<7} {'go-ycsb ops/s':>14} {'engbench ops/s':>15} {'eb/go':>6} {'go cpu':>8} {'eb cpu':>8}")
     for letter in args.letters.split(","):
         go, eb = interleaved(args.reps, lambda: go_ycsb(args, letter, tmp),
-                             lambda: engbench(args, "rocksdb", letter, tmp))
+                             lambda: engbench(args, args.peer_engine, letter, tmp, PEER_KNOBS[args.peer_engine]))
         print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {med(eb, 0) / med(go, 0):>6.2f} "
               f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}")
 
@@ -130,6 +142,7 @@ def main():
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--letters", default="a,c")
+    ap.add_argument("--peer-engine", default="sqlite", choices=sorted(PEER_KNOBS))
     ap.add_argument("--go-ycsb", default=os.environ.get("GO_YCSB", ""))
     ap.add_argument("--go-ycsb-src", default=os.environ.get("GO_YCSB_SRC", "/tmp/go-ycsb-src"),
                     help="go-ycsb's source tree (for its workloads/ files)")
