@@ -107,7 +107,7 @@ WORKLOADS = {w.name: w for w in (
              "read-modify-writes over zipfian, latest or uniform keys. Read amplification is device "
              "KB read per logical KB the reads and scans returned; reads per point read is device "
              "reads per YCSB read.",
-             point_read_op="read"),
+             "ycsb.ipynb", point_read_op="read"),
 )}
 ORDER = ["iibench", "fillseq", "sysbench-update", "bulk-insert", "linkbench", "cache-pollution", "ycsb"]
 
