@@ -92,3 +92,27 @@ def test_processed_per_request(processed):
     assert reads == summ["totals"]["read"]["requests"]
     assert rpr[r["run_id"]] == pytest.approx(r["r_per_op"] * r["ops"] / reads)
     assert (root / "paper").is_dir()
+
+
+@pytest.mark.parametrize("letter", ["e", "f"])
+def test_mariadb_gets_the_same_stream_and_logical_bytes_as_sqlite(tmp_path, letter):
+    """go-ycsb's usertable on a private MariaDB (InnoDB): the same operations (op_stream_hash),
+    the same records found, returned and written, so the same logical bytes as the KV engines."""
+    from engbench.servers import mariadb as mariadb_mod
+    why = mariadb_mod.available()
+    if why:
+        pytest.skip(str(why))
+    summaries = {}
+    for engine in ("sqlite", "mariadb-innodb"):
+        out = _run(tmp_path, "--engine", engine, "--set", f"workload={letter}", "--set", "recordcount=1000",
+                   "--set", "operationcount=2000", "--set", "readallfields=false", "--set", "writeallfields=true")
+        assert out.returncode == 0, out.stderr
+        run_dir = out.stdout.strip().splitlines()[-1]
+        summaries[engine] = json.loads(open(os.path.join(run_dir, "driver", "summary.json")).read())
+    a, b = summaries["sqlite"], summaries["mariadb-innodb"]
+    assert b["status"] == "ok" and b["target"]["kind"] == "mariadb"
+    assert a["op_stream_hash"] == b["op_stream_hash"]
+    assert a["totals"] == b["totals"] and a["totals"]["request"]["logical_bytes_read"] > 0
+    assert a["logical_bytes_stored"] == b["logical_bytes_stored"]
+    assert b["misses"]["total"] == 0
+    _unlock(tmp_path)

@@ -17,6 +17,7 @@
 #include <set>
 #include <thread>
 
+#include "target.h"
 #include "workloads/doc_writer.h"
 #include "workloads/workload.h"
 #include "workloads/ycsb_generators.h"
@@ -152,8 +153,16 @@ class Ycsb final : public Workload {
   }
 
   void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
-    spec_ = Spec::from(p);
     store_ = kv_ycsb_store(engine);
+    setup_store(p, seed);
+  }
+  void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
+    store_ = target.ycsb_store();
+    if (!store_) throw std::runtime_error("ycsb does not run on this target");
+    setup_store(p, seed);
+  }
+  void setup_store(const ParamValues& p, uint64_t seed) {
+    spec_ = Spec::from(p);
     store_->create({p_str(p, "table"), static_cast<int>(spec_.fieldcount), static_cast<int>(spec_.fieldlength)});
     bytes_ = std::make_unique<RecordBytes>(spec_.fieldcount);
     for (int i = 0, m = 1; i < ycsb::kOps; ++i) metric_[i] = spec_.mix.p[i] > 0 ? m++ : -1;
