@@ -12,6 +12,10 @@ Two comparisons, each interleaved (a, b, b, a, ...) over --reps pairs, medians p
    the process that ran it, minus engbench's load-phase CPU from summary load.cpu_s). Both embed
    the engine, so "client CPU" includes the engine's work, and the layouts differ: engbench keeps
    a record table plus an _id index (MongoDB's layout), go-ycsb one row/key per record.
+   --peer-engine mariadb-innodb / mariadb-myrocks: one private MariaDB (256 MB cache,
+   flush_log_at_trx_commit=2) serves both over TCP 127.0.0.1, each with its own database and the
+   same usertable schema (go-ycsb's mysql binding, pure Go; engbench's mariadb target), so the
+   comparison is of the clients alone; "client CPU" is then the client process's only.
    --peer-engine sqlite (default): go-ycsb's sqlite binding built with -tags libsqlite3 links
    Debian's libsqlite3, the library of engbench's sqlite engine; both WAL, synchronous=NORMAL,
    a 2000 KiB page cache (go-ycsb's default). --peer-engine rocksdb: go-ycsb v1.0.1's gorocksdb
@@ -28,6 +32,7 @@ Without a go-ycsb binary the peer part says how to build one and is skipped (exi
       [--reps 3] [--letters a,c] [--peer-engine sqlite|rocksdb] [--go-ycsb PATH (or $GO_YCSB)] [--go-ycsb-src DIR] [--driver PATH]
 """
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -51,16 +56,20 @@ def child_cpu() -> float:
 
 # engine knobs that match go-ycsb's settings of the same engine
 PEER_KNOBS = {"sqlite": {"sqlite.cache_size": "2000KB", "sqlite.journal_mode": "wal", "sqlite.synchronous": "normal"},
-              "rocksdb": {}}
+              "rocksdb": {}, "mariadb-innodb": {}, "mariadb-myrocks": {}}
 
 
-def engbench(args, engine, letter, tmp: Path, knobs=None) -> tuple:
-    """(run-phase ops/s, run-phase CPU us per op) of one fresh engbench-driver run."""
+def engbench(args, engine, letter, tmp: Path, knobs=None, server=None) -> tuple:
+    """(run-phase ops/s, run-phase CPU us per op) of one fresh engbench-driver run (on `server`, a
+    private MariaDB, when given)."""
     shutil.rmtree(tmp / "eb", ignore_errors=True)
     cfg = {"workload": "ycsb", "engine": engine, "seed": 1, "knobs": knobs or {},
            "params": {"workload": letter, "recordcount": args.records, "operationcount": args.ops,
                       "threads": args.threads, "load_batch": 1},
            "data_dir": str(tmp / "eb" / "d"), "output_dir": str(tmp / "eb" / "o")}
+    if server:
+        cfg["target"] = {"host": "127.0.0.1", "port": server.port, "user": "root", "password": "",
+                         "database": "engbench"}
     (tmp / "c.json").write_text(json.dumps(cfg))
     out = subprocess.run([args.driver, "run", str(tmp / "c.json")], capture_output=True, text=True)
     s = json.loads((tmp / "eb" / "o" / "summary.json").read_text())
@@ -71,18 +80,23 @@ def engbench(args, engine, letter, tmp: Path, knobs=None) -> tuple:
     return s["rates"]["request"]["requests_per_s"], cpu / ops * 1e6
 
 
-def go_ycsb(args, letter, tmp: Path) -> tuple:
+def go_ycsb(args, letter, tmp: Path, server=None) -> tuple:
     """(run-phase ops/s, run-phase CPU us per op) of go-ycsb load + run on a fresh database."""
     shutil.rmtree(tmp / "go", ignore_errors=True)
     (tmp / "go").mkdir()
-    where = {"rocksdb": f"rocksdb.dir={tmp / 'go' / 'db'}", "sqlite": f"sqlite.db={tmp / 'go' / 'go.db'}"}
-    argv = [args.go_ycsb, "", args.peer_engine, "-P", str(Path(args.go_ycsb_src) / "workloads" / f"workload{letter}"),
-            "-p", where[args.peer_engine], "-p", f"recordcount={args.records}",
+    if server:
+        binding, where = "mysql", ["-p", "mysql.host=127.0.0.1", "-p", f"mysql.port={server.port}",
+                                   "-p", "mysql.user=root", "-p", "mysql.db=goycsb", "-p", "dropdata=true"]
+    else:
+        binding = args.peer_engine
+        where = ["-p", {"rocksdb": f"rocksdb.dir={tmp / 'go' / 'db'}", "sqlite": f"sqlite.db={tmp / 'go' / 'go.db'}"}[binding]]
+    argv = [args.go_ycsb, "", binding, "-P", str(Path(args.go_ycsb_src) / "workloads" / f"workload{letter}"),
+            *where, "-p", f"recordcount={args.records}",
             "-p", f"operationcount={args.ops}", "-p", f"threadcount={args.threads}", "-p", "outputstyle=plain"]
     for phase in ("load", "run"):
         argv[1] = phase
         c0 = child_cpu()
-        out = subprocess.run(argv, capture_output=True, text=True)
+        out = subprocess.run(argv + (["-p", "dropdata=false"] if phase == "run" else []), capture_output=True, text=True)
         cpu = child_cpu() - c0
         if out.returncode != 0:
             raise RuntimeError(f"go-ycsb {phase} failed: {out.stderr[-2000:]}\n{out.stdout[-2000:]}")
@@ -128,11 +142,27 @@ def peer(args, tmp):
     print(f"\npeer: go-ycsb vs engbench on {args.peer_engine}, {args.records} records, {args.ops} ops, {args.threads} "
           f"thread(s), {args.reps} interleaved pairs (medians; cpu = run phase, us per op)")
     print(f"{'letter':<7} {'go-ycsb ops/s':>14} {'engbench ops/s':>15} {'eb/go':>6} {'go cpu':>8} {'eb cpu':>8}")
-    for letter in args.letters.split(","):
-        go, eb = interleaved(args.reps, lambda: go_ycsb(args, letter, tmp),
-                             lambda: engbench(args, args.peer_engine, letter, tmp, PEER_KNOBS[args.peer_engine]))
-        print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {med(eb, 0) / med(go, 0):>6.2f} "
-              f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}")
+    with server_for(args, tmp) as server:
+        for letter in args.letters.split(","):
+            go, eb = interleaved(args.reps, lambda: go_ycsb(args, letter, tmp, server),
+                                 lambda: engbench(args, args.peer_engine, letter, tmp, PEER_KNOBS[args.peer_engine],
+                                                  server))
+            print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {med(eb, 0) / med(go, 0):>6.2f} "
+                  f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}")
+
+
+@contextlib.contextmanager
+def server_for(args, tmp: Path):
+    """A private MariaDB for the mariadb peer engines (databases goycsb and engbench), else None."""
+    if not args.peer_engine.startswith("mariadb-"):
+        yield None
+        return
+    from engbench.servers.mariadb import MariaDB
+    with MariaDB(tmp / "server", engine=args.peer_engine.split("-", 1)[1],
+                 settings={"cache_size": "256M", "flush_log_at_trx_commit": 2}) as db:
+        with db.connect().cursor() as cur:
+            cur.execute("CREATE DATABASE goycsb")
+        yield db
 
 
 def main():
