@@ -1,5 +1,5 @@
 """Writes the notebooks of the other workloads of the source documents (sysbench-update,
-bulk-insert, linkbench, cache-pollution), kept output-free. Run it after editing the cell texts
+bulk-insert, linkbench, cache-pollution) and of ycsb, kept output-free. Run it after editing the cell texts
 below; the notebooks are committed, this script is how they are made (same pattern as
 scripts/make_notebooks.py). The `parameters` cells hold tiny literal defaults so that
 `pytest --nbval-lax notebooks` runs each in seconds; experiment sizes live in
@@ -191,4 +191,48 @@ files) to see what the option changes; compare the engines' cache counters in
 (for WiredTiger, "pages evicted" and "bytes currently in the cache"). When the whole data set fits
 in the operating system's page cache, an evicted page costs a copy, not a disk read, and the
 effect shrinks.
+""")
+
+workload_notebook("ycsb", """
+# ycsb: what a read costs (YCSB's core workloads A–F)
+
+The other notebooks measure what writes cost; YCSB's core workloads measure the read side. Each
+letter is a mix over `usertable` (records of ten 100-byte fields under keys `user<fnv64(n)>`, so
+the load inserts in hashed, not sorted, order): **A** 50/50 reads and updates, **B** 95/5,
+**C** reads only, **D** 95/5 reads and inserts of the newest keys (latest), **E** 95/5 short range
+scans (1–100 records) and inserts, **F** 50/50 reads and read-modify-writes. Keys are chosen by
+YCSB's scrambled zipfian (constant 0.99: a few keys are very hot, spread over the key space),
+latest or uniform. `ycsb` loads `recordcount` records first (its own window, summary `load`),
+then runs `operationcount` operations (or `max_seconds`).
+
+**Read amplification** is device bytes read per logical byte the reads and scans returned (the
+record images: docs/driver.md "Logical bytes"), and **reads per point read** the device reads per
+YCSB read; both need the data set to be larger than the caches (the `ycsb_[ace].yaml`
+experiments: 1M records against 256 MB caches). The defaults below are tiny and fully cached.
+""", """
+engines = ["sqlite", "rocksdb"]
+seed = 1
+repeat = 1
+description = "smoke size (notebook defaults)"
+params = {"workload": "a", "recordcount": 10000, "operationcount": 10000, "threads": 1}
+knobs = {"rocksdb.block_cache_size": "64MB", "sqlite.cache_size": "64MB"}
+""", """
+ops = ["read", "update", "insert", "scan", "read_modify_write"]
+pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "workload": s["params"]["workload"],
+               "ops/s": round(s["rates"]["request"]["requests_per_s"]),
+               "load records/s": round(s["load"]["records_per_s"]),
+               **{f"{op} p99 us": s["latency_us"][op]["p99"] for op in ops if op in s["latency_us"]},
+               "KB returned/op": s["totals"]["request"]["logical_bytes_read"] / 1024
+                                 / s["totals"]["request"]["requests"],
+               "misses": s["misses"]["total"]}
+              for r in runs.itertuples() for s in [summary(r.run_dir)]])
+""", """
+**Reading the table.** `ops/s` is YCSB operations per second over the measured window; the p99
+columns are per operation type (a read-modify-write is one operation: its read and its update).
+`KB returned/op` is the denominator of read amplification: `engbench process` divides iostat's
+kB read over the same window by it (`read_amp`), and `engbench.workloads.reads_per_point_read`
+gives device reads per YCSB read. At this size everything is cached, so both are about 0; in the
+capped experiments a B-tree reads about one leaf page per point read once the index is cached,
+an LSM tree may read a block from several levels (bloom filters keep that low), and a scan reads
+contiguous pages on a B-tree but merges every level on an LSM tree.
 """)

@@ -21,6 +21,7 @@
 #include "core/collection.h"
 #include "engine.h"
 #include "params.h"
+#include "workloads/ycsb_store.h"
 
 namespace eb {
 
@@ -149,6 +150,7 @@ class Target {
   virtual std::unique_ptr<SysbenchStore> sysbench_store() { return nullptr; }
   virtual std::unique_ptr<IibenchStore> iibench_store() { return nullptr; }
   virtual std::unique_ptr<LinkbenchStore> linkbench_store() { return nullptr; }
+  virtual std::unique_ptr<YcsbStore> ycsb_store() { return nullptr; }
 };
 
 struct TargetInfo {

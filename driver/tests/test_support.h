@@ -2,6 +2,7 @@
 #pragma once
 #include <stdlib.h>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <sstream>

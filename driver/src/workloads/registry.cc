@@ -8,11 +8,12 @@ WorkloadInfo sysbench_update_info();
 WorkloadInfo bulk_insert_info();
 WorkloadInfo linkbench_info();
 WorkloadInfo cache_pollution_info();
+WorkloadInfo ycsb_info();
 
 const std::vector<WorkloadInfo>& workload_registry() {
   static const std::vector<WorkloadInfo> v = {iibench_info(), fillseq_info(), sysbench_update_info(),
                                           bulk_insert_info(), linkbench_info(),
-                                          cache_pollution_info()};
+                                          cache_pollution_info(), ycsb_info()};
   return v;
 }
 

@@ -65,10 +65,10 @@ def step_rows(steps: list, io, vm) -> list[dict]:
 def load_inserts(workload: str, load: dict) -> int | None:
     """What the load inserted: linkbench nodes + links (the count rows are maintained alongside,
     not counted, as LinkBench's load reports nodes and links), sysbench-update rows,
-    cache-pollution hot + cold documents (when the summary says so)."""
+    cache-pollution hot + cold documents (when the summary says so), ycsb records."""
     if workload == "linkbench":
         return int(load.get("nodes", 0)) + int(load.get("links", 0))
-    for key in ("rows", "documents", "docs"):
+    for key in ("rows", "documents", "docs", "records"):
         if key in load:
             return int(load[key])
     return None
