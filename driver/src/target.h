@@ -125,6 +125,11 @@ class LinkbenchClient {
   // Visible links of (id1, link_type), newest first, at most limit; out gets each one's data
   // (at least). Returns rows.
   virtual size_t get_links_list(int64_t id1, int64_t link_type, size_t limit, std::vector<LbLink>* out) = 0;
+  // multiget_link: the links (whatever their visibility) of (id1, link_type) among id2s, each found
+  // link once (as LinkBench's `id2 IN (...)`); out gets id2, visibility and data. Returns rows.
+  // Default: one get_link per distinct id2 (stores with a set query override it).
+  virtual size_t multiget_links(int64_t id1, int64_t link_type, const std::vector<int64_t>& id2s,
+                                std::vector<LbLink>* out);
 };
 
 class LinkbenchStore {
@@ -134,6 +139,9 @@ class LinkbenchStore {
   virtual void create(const std::string& prefix) = 0;
   virtual std::unique_ptr<LinkbenchClient> client() = 0;
   virtual json summary_extra() const { return json::object(); }
+  // Whether the workload must serialize writers of one id1 (a link write and its count update are
+  // not one atomic step in this store). MariaDB: no (row locks of one transaction do it).
+  virtual bool needs_writer_lock() const { return true; }
 };
 
 // --- targets ---

@@ -22,7 +22,9 @@
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
 // add_link/delete_link/update_link change the link and its count row (in ONE transaction where the
-// store has them); writers of the same id1 are serialized by a striped lock here, for every target.
+// store has them); writers of the same id1 are serialized by a striped lock here where the store
+// needs it (KV engines, MongoDB; not MariaDB, whose row locks do it). multiget_link returns each
+// found link once, as LinkBench's `id2 IN (...)`.
 // delete_link hides the link (visibility 0, LinkBench's default) and decrements the count.
 // Every target, the KV engines included, is reached through a LinkbenchStore (target.h; the KV one
 // in workloads/stores_kv.cc): one run loop, one loader. Logical bytes are counted here, per
@@ -275,14 +277,14 @@ class LinkBench final : public Workload {
     switch (r.op) {
       case kAddLink:
       case kUpdateLink: {
-        std::lock_guard<std::mutex> g(lock_for(r.id1));
+        auto g = writer_lock(r.id1);
         cl.add_link(LbLink{id1, lt, id2, kVisible, r.data, unix_now_ms(), 0});
         if (verify && threads_ == 1) check(cl.get_link(id1, lt, id2, &back) && back.visibility == kVisible && back.data == r.data);
         o.bw = link_bytes(r.data.size());
         break;
       }
       case kDeleteLink: {
-        std::lock_guard<std::mutex> g(lock_for(r.id1));
+        auto g = writer_lock(r.id1);
         o.items = cl.delete_link(id1, lt, id2, unix_now_ms()) ? 1 : 0;
         if (verify && threads_ == 1) check(!(cl.get_link(id1, lt, id2, &back) && back.visibility == kVisible));
         o.bw = BsonSize().i64("id1").i64("link_type").i64("id2").i64("visibility").bytes();
@@ -295,14 +297,12 @@ class LinkBench final : public Workload {
         o.br = o.items * count_bytes();
         break;
       }
-      case kMultigetLink:
-        o.items = 0;
-        for (uint64_t x : r.id2s)
-          if (cl.get_link(id1, lt, static_cast<int64_t>(x), &back)) {
-            ++o.items;
-            o.br += link_bytes(back.data.size());
-          }
+      case kMultigetLink: {
+        std::vector<LbLink> rows;
+        o.items = cl.multiget_links(id1, lt, std::vector<int64_t>(r.id2s.begin(), r.id2s.end()), &rows);
+        for (const auto& l : rows) o.br += link_bytes(l.data.size());
         break;
+      }
       case kGetLinksList: {
         std::vector<LbLink> rows;
         o.items = cl.get_links_list(id1, lt, list_limit, &rows);
@@ -329,7 +329,11 @@ class LinkBench final : public Workload {
     verify_checks_.fetch_add(1, std::memory_order_relaxed);
     if (!ok) verify_bad_.fetch_add(1, std::memory_order_relaxed);
   }
-  std::mutex& lock_for(uint64_t id1) { return stripes_[(id1 * 0x9E3779B97F4A7C15ULL) >> 56]; }
+  // Serializes writers of one id1 on stores that need it (LinkbenchStore::needs_writer_lock).
+  std::unique_lock<std::mutex> writer_lock(uint64_t id1) {
+    if (!store_->needs_writer_lock()) return {};
+    return std::unique_lock<std::mutex>(stripes_[(id1 * 0x9E3779B97F4A7C15ULL) >> 56]);
+  }
 
   // Load (before the "before" engine stats): nodes 1..maxid1-1 in id order from one client (so a
   // node's record id is its id on the KV engines), then links and count rows from `loaders`
@@ -457,6 +461,22 @@ void check_params(const ParamValues& p, std::vector<std::string>* problems) {
 }
 
 }  // namespace
+
+size_t LinkbenchClient::multiget_links(int64_t id1, int64_t link_type, const std::vector<int64_t>& id2s,
+                                       std::vector<LbLink>* out) {
+  std::vector<int64_t> ids = id2s;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  size_t n = 0;
+  LbLink l;
+  for (int64_t id2 : ids)
+    if (get_link(id1, link_type, id2, &l)) {
+      l.id1 = id1, l.link_type = link_type, l.id2 = id2;
+      out->push_back(l);
+      ++n;
+    }
+  return n;
+}
 
 WorkloadInfo linkbench_info() {
   WorkloadInfo w;

@@ -1,0 +1,119 @@
+"""engbench's workloads as the reference clients run them (issue 19), on real servers: LinkBench's
+SQL on a private MariaDB (InnoDB and MyRocks) — get_links_list through the covering id1_type index
+without a sort, link writes in LinkBench's statements without a SELECT ... FOR UPDATE probe — read
+from the server's own counters and general log.
+
+Needs scripts/setup_servers.sh (MariaDB) and a driver built with the targets; skipped otherwise."""
+
+import json
+
+import pytest
+
+from engbench import driver, params, runs
+from engbench.servers import mariadb as mariadb_mod
+from engbench.servers.mariadb import MariaDB
+
+PASSWORD = "Pw-r3fcl-engbench"
+MIX = ["addlink", "deletelink", "updatelink", "countlink", "getlink", "getlinklist", "getnode", "addnode",
+       "updatenode", "deletenode"]
+
+
+def _targets() -> set:
+    try:
+        return {t["name"] for t in driver.describe().get("targets", [])}
+    except Exception:  # noqa: BLE001 - no driver: skip
+        return set()
+
+
+no_mariadb = mariadb_mod.available() or (None if "mariadb-innodb" in _targets() else "driver built without targets")
+needs_mariadb = pytest.mark.skipif(bool(no_mariadb), reason=str(no_mariadb))
+
+
+@pytest.fixture(scope="module", params=["innodb", "myrocks"])
+def server(request, tmp_path_factory):
+    if no_mariadb:
+        pytest.skip(str(no_mariadb))
+    with MariaDB(tmp_path_factory.mktemp(f"ref-{request.param}"), engine=request.param,
+                 settings={"cache_size": "64M"}) as db:
+        with db.connect().cursor() as cur:
+            cur.execute(f"CREATE USER 'bench'@'127.0.0.1' IDENTIFIED BY '{PASSWORD}'")
+            cur.execute("GRANT ALL ON *.* TO 'bench'@'127.0.0.1'")
+        yield db
+
+
+def linkbench(db, out, only: dict, extra=()):
+    """A linkbench run on `db` whose request mix is `only` (op param -> percent, the rest 0)."""
+    mix = [f"{m}={only.get(m, 0)}" for m in MIX]
+    conn = ["mariadb.host=127.0.0.1", f"mariadb.port={db.port}", "mariadb.user=bench", "mariadb.database=rc"]
+    req = params.resolve("linkbench", f"mariadb-{db.engine}",
+                         ["maxid1=400", "load_batch=50", "threads=1", *mix, *conn, *extra])
+    res = runs.execute(req, out_dir=out, show_progress=False)
+    assert res.status == "ok", res.error
+    return res
+
+
+def status_delta(res) -> dict:
+    """SHOW GLOBAL STATUS after the run minus before it (after the load), as ints."""
+    d = res.run_dir / "driver"
+    before, after = (json.loads((d / f"engine_stats_{w}.json").read_text())["global_status"] for w in ("before", "after"))
+    return {k: int(after[k]) - int(before[k]) for k in after if k in before and str(after[k]).lstrip("-").isdigit()}
+
+
+@needs_mariadb
+def test_get_links_list_uses_the_covering_index_without_a_sort(server, scratch, monkeypatch):
+    """The statement the driver sent (from the general log) EXPLAINs as LinkBench's: key id1_type,
+    no filesort; and the server sorted nothing over the requests."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    with server.connect().cursor() as cur:
+        cur.execute("SET GLOBAL log_output='TABLE'")
+        cur.execute("TRUNCATE mysql.general_log")
+        cur.execute("SET GLOBAL general_log=1")
+    try:
+        res = linkbench(server, scratch / "raw", {"getlinklist": 100}, ["requests=300"])
+    finally:
+        with server.connect().cursor() as cur:
+            cur.execute("SET GLOBAL general_log=0")
+    delta = status_delta(res)
+    assert delta["Sort_range"] == 0 and delta["Sort_scan"] == 0 and delta["Sort_rows"] == 0
+    with server.connect().cursor() as cur:
+        cur.execute("SELECT CONVERT(argument USING utf8mb4) FROM mysql.general_log WHERE command_type='Query' "
+                    "AND argument LIKE 'SELECT id1, id2%ORDER BY time DESC%' LIMIT 1")
+        (sql,) = cur.fetchone()
+        cur.execute("USE rc")
+        cur.execute("EXPLAIN " + sql)
+        cols = [c[0] for c in cur.description]
+        plan = [dict(zip(cols, r)) for r in cur.fetchall()]
+    assert len(plan) == 1 and plan[0]["key"] == "id1_type", plan
+    assert "filesort" not in (plan[0]["Extra"] or ""), plan
+    assert res.status == "ok" and json.loads((res.run_dir / "driver" / "summary.json").read_text())[
+        "totals"]["get_links_list"]["requests"] == 300
+
+
+@needs_mariadb
+@pytest.mark.parametrize("op, mix", [("add_link", {"addlink": 100}), ("update_link", {"updatelink": 100}),
+                                     ("delete_link", {"deletelink": 100})])
+def test_link_writes_take_at_most_two_statements(server, scratch, monkeypatch, op, mix):
+    """Per link write, at most 2 data statements (Com_insert + Com_update + Com_delete + Com_select)
+    and no SELECT probe or BEGIN: LinkBench's INSERT ... ON DUPLICATE KEY UPDATE and count upsert."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = linkbench(server, scratch / "raw", mix, ["requests=400"])
+    delta = status_delta(res)
+    n = json.loads((res.run_dir / "driver" / "summary.json").read_text())["totals"][op]["requests"]
+    assert n == 400
+    assert delta["Com_select"] == 0 and delta["Com_begin"] == 0, delta
+    statements = sum(delta[k] for k in ("Com_insert", "Com_update", "Com_delete", "Com_select", "Com_insert_select"))
+    assert statements <= 2 * n, (statements, n)
+    assert delta["Com_commit"] <= n
+
+
+@needs_mariadb
+def test_concurrent_link_writes_keep_counts_without_a_client_lock(server, scratch, monkeypatch):
+    """4 writers on few hot ids, no client-side lock: every count row equals its visible links."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    linkbench(server, scratch / "raw", {"addlink": 40, "updatelink": 20, "deletelink": 40},
+              ["requests=4000", "threads=4", "maxid1=30", "link_write_shape=1.5"])
+    with server.connect().cursor() as cur:
+        cur.execute("SELECT c.id, c.link_type, c.count, (SELECT COUNT(*) FROM rc.lb_link l WHERE l.id1=c.id AND "
+                    "l.link_type=c.link_type AND l.visibility=1) FROM rc.lb_count c")
+        rows = cur.fetchall()
+    assert rows and all(r[2] == r[3] for r in rows), [r for r in rows if r[2] != r[3]]
