@@ -117,3 +117,82 @@ def test_concurrent_link_writes_keep_counts_without_a_client_lock(server, scratc
                     "l.link_type=c.link_type AND l.visibility=1) FROM rc.lb_count c")
         rows = cur.fetchall()
     assert rows and all(r[2] == r[3] for r in rows), [r for r in rows if r[2] != r[3]]
+
+
+# --- iibench: variant iibench-py (mdcallag/mytools bench/ibench/iibench.py, MySQL mode) ---
+
+PY_INDEXES = {"purchases_index_marketsegment": ["productid", "customerid", "price"],
+              "purchases_index_registersegment": ["cashregisterid", "customerid", "price"],
+              "purchases_index_pdc": ["price", "dateandtime", "customerid"]}
+
+
+def iibench(db, out, sets):
+    conn = ["mariadb.host=127.0.0.1", f"mariadb.port={db.port}", "mariadb.user=bench", "mariadb.database=rc"]
+    return runs.execute(params.resolve("iibench", f"mariadb-{db.engine}", [*sets, *conn]), out_dir=out,
+                        show_progress=False)
+
+
+@needs_mariadb
+def test_iibench_py_variant_has_iibench_py_schema_indexes_and_values(server, scratch, monkeypatch):
+    """iibench.py's table (DATETIME, INT price, data VARCHAR(4000)), its three indexes by its names,
+    its values (price in [0, 500), 10-character data of 'a's then base64, one timestamp per
+    commit of 1000 rows), its covered queries; the summary says which variant ran."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = iibench(server, scratch / "raw", ["variant=iibench-py", "max_rows=5000", "query_threads=1",
+                                            "query_begin_docs=1000"])
+    assert res.status == "ok", res.error
+    s = json.loads((res.run_dir / "driver" / "summary.json").read_text())
+    assert s["variant"] == "iibench-py" and s["documents_inserted"] == 5000 and s["totals"]["query"]["requests"] > 0
+    with server.connect().cursor() as cur:
+        cur.execute("SELECT COLUMN_NAME, DATA_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA='rc' "
+                    "AND TABLE_NAME='purchases_index' ORDER BY ORDINAL_POSITION")
+        assert cur.fetchall() == (("transactionid", "bigint"), ("dateandtime", "datetime"), ("cashregisterid", "int"),
+                                  ("customerid", "int"), ("productid", "int"), ("price", "int"), ("data", "varchar"))
+        cur.execute("SELECT INDEX_NAME, COLUMN_NAME FROM information_schema.STATISTICS WHERE TABLE_SCHEMA='rc' "
+                    "AND TABLE_NAME='purchases_index' AND INDEX_NAME<>'PRIMARY' ORDER BY INDEX_NAME, SEQ_IN_INDEX")
+        got = {}
+        for name, col in cur.fetchall():
+            got.setdefault(name, []).append(col)
+        assert got == PY_INDEXES
+        cur.execute("SELECT COUNT(*), MIN(price), MAX(price), MAX(cashregisterid), MAX(productid), MAX(customerid), "
+                    "MIN(LENGTH(data)), MAX(LENGTH(data)), SUM(data LIKE 'aaaaaaa%'), COUNT(DISTINCT dateandtime) "
+                    "FROM rc.purchases_index")
+        n, pmin, pmax, cmax, prmax, cumax, lmin, lmax, prefixed, stamps = cur.fetchone()
+    assert n == 5000 and 0 <= pmin and pmax < 500 and cmax < 1000 and prmax < 10000 and cumax < 100000
+    assert lmin == lmax == 10 and prefixed == 5000
+    assert 1 <= stamps <= 5  # one timestamp per 1000-row commit
+
+
+@needs_mariadb
+def test_unknown_iibench_variant_is_refused_before_anything_is_written(server, scratch, monkeypatch):
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    with server.connect().cursor() as cur:
+        cur.execute("DROP DATABASE IF EXISTS rc")
+    with pytest.raises(Exception, match="variant"):
+        iibench(server, scratch / "refused", ["variant=iibench-java", "max_rows=100"])
+    assert not (scratch / "refused").exists()
+    with server.connect().cursor() as cur:
+        cur.execute("SELECT COUNT(*) FROM information_schema.SCHEMATA WHERE SCHEMA_NAME='rc'")
+        assert cur.fetchone()[0] == 0
+
+
+def test_variants_are_separate_experiments_titled_by_variant(scratch):
+    """Two real sqlite runs, one per variant: two experiments (never one row), each title naming
+    its variant, the default one too."""
+    from engbench import process
+    from engbench.report import data
+    if "sqlite" not in {e["name"] for e in driver.describe().get("engines", [])}:
+        pytest.skip("driver without sqlite")
+    dirs = []
+    for v in ("mongodb", "iibench-py"):
+        res = runs.execute(params.resolve("iibench", "sqlite", [f"variant={v}", "max_rows=3000", "batch=500",
+                                                                "length_char_fields=20"]),
+                           out_dir=scratch / "raw", show_progress=False)
+        assert res.status == "ok", res.error
+        dirs.append(res.run_dir)
+    tables = process.build_tables(dirs)
+    exps = data.experiments(tables["runs"])
+    assert len(exps) == 2
+    assert sorted("variant=mongodb" in e.name for e in exps) == [False, True]
+    assert sorted("variant=iibench-py" in e.name for e in exps) == [False, True]
+

@@ -61,11 +61,15 @@ class SysbenchStore {
 // --- iibench: one table/collection of purchase documents with 0-3 secondary indexes ---
 struct IibenchShape {
   std::string name;          // collection / table name
+  std::string variant = "mongodb";  // or "iibench-py" (workloads/iibench.cc): columns, indexes, values
   int num_secondary = 3;     // pc {price,customerid}, rpc {cashregisterid,price,customerid}, ptc {price,dateandtime,customerid}
   bool id_index = true;      // documents carry an ObjectId _id with its own index (MongoDB shape)
   int num_char_fields = 1;   // cf1..cfN
   int length_char_fields = 1000;
 };
+
+// The secondary indexes of an iibench variant, in creation order (iibench.cc).
+const std::vector<IndexDef>& iibench_secondary_indexes(const std::string& variant);
 
 class IibenchClient {
  public:
@@ -73,9 +77,9 @@ class IibenchClient {
   // One insert request of BSON documents {_id?, dateandtime, cashregisterid, customerid, productid,
   // price, cf1..}.
   virtual void insert_batch(const std::vector<Doc>& docs) = 0;
-  // Range query on index 0 = pc (price, customerid), 1 = rpc (cashregisterid, price, customerid),
-  // 2 = ptc (price, dateandtime, customerid) from `start` (the index's values) with a limit.
-  // Returns rows.
+  // Range query on secondary index `index` (iibench_secondary_indexes; mongodb: 0 = pc, 1 = rpc,
+  // 2 = ptc) from `start`, the values of the index's first start.size() columns (a lexicographic
+  // `>=`), in index order, with a limit. Returns rows.
   virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) = 0;
 };
 

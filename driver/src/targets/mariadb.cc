@@ -256,11 +256,29 @@ void append_value(std::string* out, MYSQL* m, bson_iter_t* it) {
   }
 }
 
+// The index as MariaDB names it: iibench.py prefixes its index names with the table's.
+std::string sql_index_name(const IibenchShape& shape, int index) {
+  const std::string& n = iibench_secondary_indexes(shape.variant)[index].name;
+  return shape.variant == "iibench-py" ? shape.name + "_" + n : n;
+}
+
+// The i64 ms dateandtime of a document as a DATETIME literal (variant iibench-py; UTC).
+void append_datetime(std::string* out, int64_t ms) {
+  time_t t = static_cast<time_t>(ms / 1000);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "'%Y-%m-%d %H:%M:%S'", &tm);
+  *out += buf;
+}
+
 class SqlIibenchClient final : public IibenchClient {
  public:
   SqlIibenchClient(const ConnInfo& ci, const IibenchShape& shape) : c_(ci), shape_(shape) {
+    py_ = shape.variant == "iibench-py";
     cols_ = {"dateandtime", "cashregisterid", "customerid", "productid", "price"};
-    for (int i = 1; i <= shape.num_char_fields; ++i) cols_.push_back("cf" + std::to_string(i));
+    if (py_) cols_.push_back("data");
+    for (int i = 1; !py_ && i <= shape.num_char_fields; ++i) cols_.push_back("cf" + std::to_string(i));
     head_ = "INSERT INTO " + shape.name + " (";
     for (size_t i = 0; i < cols_.size(); ++i) head_ += (i ? "," : "") + cols_[i];
     head_ += ") VALUES ";
@@ -278,8 +296,9 @@ class SqlIibenchClient final : public IibenchClient {
       while (bson_iter_next(&it)) {
         if (std::strcmp(bson_iter_key(&it), "_id") == 0) continue;  // transactionid is the key
         if (!first) sql_ += ',';
+        if (py_ && first) append_datetime(&sql_, bson_iter_int64(&it));
+        else append_value(&sql_, c_.raw(), &it);
         first = false;
-        append_value(&sql_, c_.raw(), &it);
       }
       sql_ += ')';
     }
@@ -287,29 +306,23 @@ class SqlIibenchClient final : public IibenchClient {
   }
 
   size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
-    // The iibench queries as lexicographic ranges on the index columns, in index order.
-    static const char* idx_name[3] = {"pc", "rpc", "ptc"};
-    static const std::vector<std::string> idx_cols[3] = {
-        {"price", "customerid"}, {"cashregisterid", "price", "customerid"}, {"price", "dateandtime", "customerid"}};
-    const auto& cols = idx_cols[index];
+    // A lexicographic range on the index's first start.size() columns, in index order:
+    // (a > x) OR (a = x AND b > y) OR (a = x AND b = y AND c >= z); one value: a >= x.
+    const auto& cols = iibench_secondary_indexes(shape_.variant)[index].fields;
     std::vector<std::string> v;
     for (const auto& kv : start) v.push_back(kv_sql(kv));
-    // (a > x) OR (a = x AND b > y) OR (a = x AND b = y AND c >= z)
     std::string where;
-    for (size_t i = 0; i < cols.size(); ++i) {
+    for (size_t i = 0; i < v.size(); ++i) {
       std::string term;
       for (size_t j = 0; j < i; ++j) term += cols[j] + "=" + v[j] + " AND ";
-      term += cols[i] + (i + 1 == cols.size() ? ">=" : ">") + v[i];
+      term += cols[i] + (i + 1 == v.size() ? ">=" : ">") + v[i];
       where += (i ? " OR (" : "(") + term + ")";
     }
-    std::string sel;
-    if (fetch) sel = "*";
-    else
-      for (size_t i = 0; i < cols.size(); ++i) sel += (i ? "," : "") + cols[i];
     std::string order;
     for (size_t i = 0; i < cols.size(); ++i) order += (i ? "," : "") + cols[i];
-    auto rows = c_.rows("SELECT " + sel + " FROM " + shape_.name + " FORCE INDEX (" + idx_name[index] + ") WHERE " +
-                        where + " ORDER BY " + order + " LIMIT " + std::to_string(limit));
+    auto rows = c_.rows("SELECT " + (fetch ? std::string("*") : order) + " FROM " + shape_.name + " FORCE INDEX (" +
+                        sql_index_name(shape_, index) + ") WHERE " + where + " ORDER BY " + order + " LIMIT " +
+                        std::to_string(limit));
     return rows.size();
   }
 
@@ -324,10 +337,13 @@ class SqlIibenchClient final : public IibenchClient {
   }
   MyConn c_;
   IibenchShape shape_;
+  bool py_ = false;
   std::vector<std::string> cols_;
   std::string head_, sql_;
 };
 
+// iibench's table: variant mongodb as the header says; iibench-py as iibench.py creates it
+// (create_table_mysql, then its indexes).
 class SqlIibenchStore final : public IibenchStore {
  public:
   SqlIibenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
@@ -335,17 +351,24 @@ class SqlIibenchStore final : public IibenchStore {
     shape_ = shape;
     MyConn c(ci_);
     c.exec("DROP TABLE IF EXISTS " + shape.name);
-    std::string ddl = "CREATE TABLE " + shape.name +
-                      " (transactionid BIGINT NOT NULL AUTO_INCREMENT, dateandtime BIGINT NOT NULL, "
-                      "cashregisterid INT NOT NULL, customerid INT NOT NULL, productid INT NOT NULL, "
-                      "price DOUBLE NOT NULL";
-    for (int i = 1; i <= shape.num_char_fields; ++i)
-      ddl += ", cf" + std::to_string(i) + " VARCHAR(" + std::to_string(std::max(1, shape.length_char_fields)) +
-             ") NOT NULL";
+    std::string ddl = "CREATE TABLE " + shape.name + " (transactionid BIGINT NOT NULL AUTO_INCREMENT, ";
+    if (shape.variant == "iibench-py") {
+      ddl += "dateandtime DATETIME, cashregisterid INT NOT NULL, customerid INT NOT NULL, productid INT NOT NULL, "
+             "price INT NOT NULL, data VARCHAR(4000)";
+    } else {
+      ddl += "dateandtime BIGINT NOT NULL, cashregisterid INT NOT NULL, customerid INT NOT NULL, "
+             "productid INT NOT NULL, price DOUBLE NOT NULL";
+      for (int i = 1; i <= shape.num_char_fields; ++i)
+        ddl += ", cf" + std::to_string(i) + " VARCHAR(" + std::to_string(std::max(1, shape.length_char_fields)) +
+               ") NOT NULL";
+    }
     ddl += ", PRIMARY KEY (transactionid)";
-    static const char* keys[3] = {"KEY pc (price, customerid)", "KEY rpc (cashregisterid, price, customerid)",
-                                  "KEY ptc (price, dateandtime, customerid)"};
-    for (int i = 0; i < shape.num_secondary; ++i) ddl += std::string(", ") + keys[i];
+    for (int i = 0; i < shape.num_secondary; ++i) {
+      const auto& f = iibench_secondary_indexes(shape.variant)[i].fields;
+      ddl += ", KEY " + sql_index_name(shape, i) + " (" + f[0];
+      for (size_t k = 1; k < f.size(); ++k) ddl += ", " + f[k];
+      ddl += ")";
+    }
     ddl += ") ENGINE=" + engine_;
     c.exec(ddl);
   }
@@ -357,7 +380,15 @@ class SqlIibenchStore final : public IibenchStore {
   IibenchShape shape_;
 };
 
-// --- linkbench: LinkBench's MySQL tables (linktable, counttable, nodetable) as <prefix>link, count, node ---
+// --- linkbench: LinkBench's MySQL tables (linktable, counttable, nodetable) as <prefix>link, count,
+// node, with LinkStoreMysql's statements and connection model: reads on an autocommit connection,
+// writes on one with autocommit off, each write ending in COMMIT (sent with the write's last
+// statement: one round trip). add_link is LinkBench's `INSERT ... ON DUPLICATE KEY UPDATE
+// visibility=VALUES(visibility)`, whose affected rows say whether the link was new (1), visible
+// already (0) or hidden (2), the row staying locked to the COMMIT; then, in a second round trip, the
+// count upsert and/or the data UPDATE that implies, and COMMIT. delete_link hides the link with
+// `UPDATE ... AND visibility=1` (affected rows = it was visible; LinkBench probes with SELECT ...
+// FOR UPDATE first) and decrements the count with LinkBench's upsert. No client-side lock.
 class SqlLinkbenchClient final : public LinkbenchClient {
  public:
   SqlLinkbenchClient(const ConnInfo& ci, const std::string& prefix)
