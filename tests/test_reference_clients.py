@@ -196,3 +196,26 @@ def test_variants_are_separate_experiments_titled_by_variant(scratch):
     assert sorted("variant=mongodb" in e.name for e in exps) == [False, True]
     assert sorted("variant=iibench-py" in e.name for e in exps) == [False, True]
 
+
+# --- linkbench: LinkBench's graph (its real out-degree distribution, coupled to popularity) ---
+
+@pytest.mark.parametrize("engine", ["null", "sqlite"])
+def test_linkbench_graph_is_linkbenchs_at_100k_nodes(scratch, engine):
+    """maxid1=100001 loads LinkBench's 1,368,899 links (±10%) and ~77k count rows, and the hot ids
+    (the requests' most popular) have the high degree: get_links_list returns far more than the
+    stand-in's handful of rows; graph=lognormal is the earlier stand-in (4.7 links per node)."""
+    got = {}
+    for graph in ("linkbench", "lognormal"):
+        req = params.resolve("linkbench", engine, [f"graph={graph}", "maxid1=100001", "requests=3000",
+                                                   "loaders=1", "load_batch=4096"])
+        res = runs.execute(req, out_dir=scratch / "raw", show_progress=False)
+        assert res.status == "ok", res.error
+        got[graph] = json.loads((res.run_dir / "driver" / "summary.json").read_text())
+    load = got["linkbench"]["load"]
+    assert load["graph"] == "linkbench" and abs(load["links"] - 1_368_899) <= 0.1 * 1_368_899
+    assert abs(load["counts"] - 77_207) <= 0.05 * 77_207
+    assert got["lognormal"]["load"]["graph"] == "lognormal" and got["lognormal"]["load"]["links"] < 600_000
+    if engine != "null":  # null stores nothing: nothing to list
+        rows = {g: s["totals"]["get_links_list"]["items"] / s["totals"]["get_links_list"]["requests"]
+                for g, s in got.items()}
+        assert rows["linkbench"] > 3 * rows["lognormal"], rows
