@@ -6,10 +6,12 @@ per-pair ratios engbench / peer: rows/s, client CPU per row, and server work per
 GLOBAL STATUS (statements = Questions, Handler_read_next + Handler_read_prev,
 Innodb_data_written (pages: lazy, flushed in the background, so noisy at small sizes),
 Innodb_os_log_written (redo), Innodb_buffer_pool_reads = buffer-pool misses). rows/s is over each
-client's whole process (iibench.py's reporter adds up to 1 s).
+client's whole command (engbench run with its samplers and manifest; iibench.py with its start-up and
+a reporter that notices the end within 1 s), so use enough rows (default 1M) that these seconds
+do not matter.
 
-  .venv/bin/python benchmarks/bench_peers.py --iibench PATH/iibench.py [--rows 200000] [--pairs 3]
-      [--engine innodb|myrocks] [--driver PATH]
+  .venv/bin/python benchmarks/bench_peers.py --iibench PATH/iibench.py [--rows 1000000] [--pairs 3]
+      [--engine innodb|myrocks]
 
 Getting the peer: iibench.py is one file of https://github.com/mdcallag/mytools
 (bench/ibench/iibench.py; `git clone` it anywhere, nothing to build). It imports MySQLdb
@@ -32,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engbench import driver
+from engbench import params, runs
 from engbench.servers.mariadb import MariaDB
 
 WORK = {"statements": ("Questions",), "rows read next/prev": ("Handler_read_next", "Handler_read_prev"),
@@ -53,10 +55,13 @@ def status(db) -> dict:
 
 
 def measured(db, run):
-    """run() -> (rows, client CPU s, wall s); returns rows/s, CPU us/row and server work per row."""
+    """run() -> (rows, client CPU s, wall s), rows possibly a function called once the server's
+    counters are read (so that counting rows is not counted as work); returns rows/s, CPU us/row
+    and server work per row."""
     before, c0, t0 = status(db), child_cpu(), time.monotonic()
     rows, cpu, wall = run()
     after = status(db)
+    rows = rows() if callable(rows) else rows
     cpu = cpu if cpu is not None else child_cpu() - c0
     wall = wall if wall is not None else time.monotonic() - t0
     work = {name: sum(after.get(k, 0) - before.get(k, 0) for k in keys) / rows for name, keys in WORK.items()}
@@ -68,28 +73,28 @@ def iibench_py(db, args):
             "--db_name=ibpy", f"--engine={'rocksdb' if args.engine == 'myrocks' else 'innodb'}", "--setup",
             "--secondary_at_start", "--num_secondary_indexes=3", f"--max_rows={args.rows}", "--query_threads=0",
             "--secs_per_report=1"]
-    t0 = time.monotonic()
     out = subprocess.run(argv, capture_output=True, text=True)
     if out.returncode != 0:
         raise RuntimeError(f"iibench.py failed: {out.stderr[-2000:]}\n{out.stdout[-2000:]}")
-    with db.connect().cursor() as cur:
-        cur.execute("SELECT COUNT(*) FROM ibpy.purchases_index")
-        rows = cur.fetchone()[0]
-    return rows, None, time.monotonic() - t0
+
+    def rows():
+        with db.connect().cursor() as cur:
+            cur.execute("SELECT COUNT(*) FROM ibpy.purchases_index")
+            return cur.fetchone()[0]
+    return rows, None, None
 
 
 def engbench_iibench(db, args, tmp: Path):
-    cfg = {"workload": "iibench", "engine": f"mariadb-{args.engine}", "seed": 1,
-           "params": {"variant": "iibench-py", "max_rows": args.rows, "query_threads": 0},
-           "target": {"socket": str(db.socket), "user": "root", "password": "", "database": "ibeb"},
-           "data_dir": str(tmp / "d"), "output_dir": str(tmp / "o")}
-    (tmp / "c.json").write_text(json.dumps(cfg))
-    out = subprocess.run([args.driver, "run", str(tmp / "c.json")], capture_output=True, text=True)
-    s = json.loads((tmp / "o" / "summary.json").read_text())
-    if out.returncode != 0:
-        raise RuntimeError(f"engbench-driver failed: {s.get('error')}\n{out.stderr[-2000:]}")
+    """engbench's own path (engbench run: the driver with its samplers), as a user runs it."""
+    sets = ["variant=iibench-py", f"max_rows={args.rows}", "query_threads=0", f"mariadb.socket={db.socket}",
+            "mariadb.user=root", "mariadb.database=ibeb"]
+    res = runs.execute(params.resolve("iibench", f"mariadb-{args.engine}", sets), out_dir=tmp / "runs",
+                       show_progress=False)
+    if res.status != "ok":
+        raise RuntimeError(f"engbench run failed: {res.error}")
+    s = json.loads((res.run_dir / "driver" / "summary.json").read_text())
     proc = s["driver_process"]
-    # whole process wall and CPU (a fair match for iibench.py's whole process)
+    # the driver's whole process CPU (a fair match for iibench.py's whole process)
     return s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"], None
 
 
@@ -121,9 +126,8 @@ def main():
     ap.add_argument("--iibench", help="path of mytools' bench/ibench/iibench.py")
     ap.add_argument("--linkbench", help="a LinkBench build directory (not compared yet)")
     ap.add_argument("--engine", default="innodb", choices=["innodb", "myrocks"])
-    ap.add_argument("--rows", type=int, default=200000)
+    ap.add_argument("--rows", type=int, default=1000000)
     ap.add_argument("--pairs", type=int, default=3)
-    ap.add_argument("--driver", default=str(driver.executable()))
     args = ap.parse_args()
     if args.pairs < 3:
         ap.error("--pairs: at least 3")
