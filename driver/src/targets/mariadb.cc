@@ -10,6 +10,9 @@
 // client milliseconds; cashregisterid, customerid, productid INT; price DOUBLE; cf1..N VARCHAR) with
 // the secondary indexes pc, rpc, ptc; one multi-row INSERT per batch (the ObjectId _id of the
 // documents is not stored: transactionid is the primary key, as in iibench for MySQL).
+// iibench variant=iibench-py: iibench.py's table and index names instead (DATETIME, INT price,
+// data VARCHAR(4000); <table>_marketsegment, _registersegment, _pdc).
+// linkbench: LinkBench's tables and LinkStoreMysql's statements (see SqlLinkbenchClient).
 #include <mysql.h>
 
 #include <chrono>
