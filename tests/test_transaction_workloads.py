@@ -15,7 +15,8 @@ from engbench.process import build_tables, find_runs, write_tables
 RUNS = {"sysbench-update": ["--engine", "null", "--set", "table_size=2000", "--set", "clients=1,2",
                             "--set", "seconds_per_step=1.25", "--set", "target_rate=20000"],
         "linkbench": ["--engine", "sqlite", "--set", "maxid1=501", "--set", "requests=0",
-                      "--set", "max_seconds=2.5", "--set", "target_rate=4000", "--set", "threads=1"]}
+                      "--set", "max_seconds=2.5", "--set", "target_rate=4000", "--set", "threads=1",
+                      "--set", "graph=lognormal"]}
 
 
 @pytest.fixture(scope="module")

@@ -62,11 +62,15 @@ class SysbenchStore {
 // --- iibench: one table/collection of purchase documents with 0-3 secondary indexes ---
 struct IibenchShape {
   std::string name;          // collection / table name
+  std::string variant = "mongodb";  // or "iibench-py" (workloads/iibench.cc): columns, indexes, values
   int num_secondary = 3;     // pc {price,customerid}, rpc {cashregisterid,price,customerid}, ptc {price,dateandtime,customerid}
   bool id_index = true;      // documents carry an ObjectId _id with its own index (MongoDB shape)
   int num_char_fields = 1;   // cf1..cfN
   int length_char_fields = 1000;
 };
+
+// The secondary indexes of an iibench variant, in creation order (iibench.cc).
+const std::vector<IndexDef>& iibench_secondary_indexes(const std::string& variant);
 
 class IibenchClient {
  public:
@@ -74,9 +78,9 @@ class IibenchClient {
   // One insert request of BSON documents {_id?, dateandtime, cashregisterid, customerid, productid,
   // price, cf1..}.
   virtual void insert_batch(const std::vector<Doc>& docs) = 0;
-  // Range query on index 0 = pc (price, customerid), 1 = rpc (cashregisterid, price, customerid),
-  // 2 = ptc (price, dateandtime, customerid) from `start` (the index's values) with a limit.
-  // Returns rows.
+  // Range query on secondary index `index` (iibench_secondary_indexes; mongodb: 0 = pc, 1 = rpc,
+  // 2 = ptc) from `start`, the values of the index's first start.size() columns (a lexicographic
+  // `>=`), in index order, with a limit. Returns rows.
   virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) = 0;
 };
 
@@ -126,6 +130,11 @@ class LinkbenchClient {
   // Visible links of (id1, link_type), newest first, at most limit; out gets each one's data
   // (at least). Returns rows.
   virtual size_t get_links_list(int64_t id1, int64_t link_type, size_t limit, std::vector<LbLink>* out) = 0;
+  // multiget_link: the links (whatever their visibility) of (id1, link_type) among id2s, each found
+  // link once (as LinkBench's `id2 IN (...)`); out gets id2, visibility and data. Returns rows.
+  // Default: one get_link per distinct id2 (stores with a set query override it).
+  virtual size_t multiget_links(int64_t id1, int64_t link_type, const std::vector<int64_t>& id2s,
+                                std::vector<LbLink>* out);
 };
 
 class LinkbenchStore {
@@ -135,6 +144,9 @@ class LinkbenchStore {
   virtual void create(const std::string& prefix) = 0;
   virtual std::unique_ptr<LinkbenchClient> client() = 0;
   virtual json summary_extra() const { return json::object(); }
+  // Whether the workload must serialize writers of one id1 (a link write and its count update are
+  // not one atomic step in this store). MariaDB: no (row locks of one transaction do it).
+  virtual bool needs_writer_lock() const { return true; }
 };
 
 // --- targets ---

@@ -414,7 +414,7 @@ TEST(LoadWindow, LinkbenchAndSysbenchReportWhenTheirLoadRan) {
     ebtest::TempDir d;
     eb::json c = base_config(workload, "rocksdb", d.path);
     if (std::string(workload) == "linkbench")
-      c["params"] = {{"maxid1", 2001}, {"max_seconds", 0.2}};
+      c["params"] = {{"maxid1", 2001}, {"max_seconds", 0.2}, {"graph", "lognormal"}};
     else
       c["params"] = {{"table_size", 2000}, {"clients", eb::json::array({1})}, {"seconds_per_step", 0.2}};
     RunOut r = run(c);

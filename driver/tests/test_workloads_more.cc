@@ -275,7 +275,7 @@ const double kMix2011[] = {2.5732789, 7.366437, 1.0115914, 12.9326683, 8.9886601
 TEST(LinkBench, MixMatchesThe2011ProportionsAndTheLoadHasMeanOutdegree474) {
   ebtest::TempDir d;
   const uint64_t n = 60000;
-  eb::json s = run(config("linkbench", "null", d.path, {{"maxid1", 20001}, {"requests", n}, {"threads", 2}}));
+  eb::json s = run(config("linkbench", "null", d.path, {{"maxid1", 20001}, {"requests", n}, {"threads", 2}, {"graph", "lognormal"}}));
   ASSERT_EQ(s["status"], "ok") << s.dump();
   EXPECT_EQ(s["totals"]["request"]["requests"], n);
   double total = 0;
@@ -314,7 +314,7 @@ TEST_P(LinkBenchOn, WritesReadBackAndCountsMatchVisibleLinks) {
     ebtest::TempDir d;
     // A link-write-heavy mix so that adds, hides and count changes hit the same id1s often.
     eb::json s = run(config("linkbench", engine, d.path,
-                            {{"maxid1", 301}, {"requests", 3000}, {"threads", threads}, {"verify", true},
+                            {{"maxid1", 301}, {"requests", 3000}, {"threads", threads}, {"verify", true}, {"graph", "lognormal"},
                              {"addlink", 25}, {"deletelink", 15}, {"updatelink", 15}, {"getlinklist", 20}}));
     ASSERT_EQ(s["status"], "ok") << s.dump();
     EXPECT_GT(s["verify"]["checks"].get<uint64_t>(), threads == 1 ? 1000u : 10u);
@@ -419,7 +419,7 @@ TEST(Interrupt, AStopFlagEndsSweepsAndTimedPhasesPromptly) {
   std::vector<Case> cases = {
       {"sysbench-update", {{"table_size", 200}, {"clients", {1, 2}}, {"seconds_per_step", 30}}},
       {"cache-pollution", {{"hot_docs", 100}, {"cold_docs", 100}, {"cold_delay_seconds", 30}, {"after_seconds", 30}}},
-      {"linkbench", {{"maxid1", 101}, {"requests", 0}, {"max_seconds", 30}}},
+      {"linkbench", {{"maxid1", 101}, {"requests", 0}, {"max_seconds", 30}, {"graph", "lognormal"}}},
       {"bulk-insert", {{"num", 0}, {"max_seconds", 30}}},
   };
   for (auto& c : cases) {

@@ -10,11 +10,18 @@
 // client milliseconds; cashregisterid, customerid, productid INT; price DOUBLE; cf1..N VARCHAR) with
 // the secondary indexes pc, rpc, ptc; one multi-row INSERT per batch (the ObjectId _id of the
 // documents is not stored: transactionid is the primary key, as in iibench for MySQL).
+// iibench variant=iibench-py: iibench.py's table and index names instead (DATETIME, INT price,
+// data VARCHAR(4000); <table>_marketsegment, _registersegment, _pdc).
+// linkbench: LinkBench's tables and LinkStoreMysql's statements (see SqlLinkbenchClient).
 #include <mysql.h>
 
+#include <chrono>
+#include <ctime>
 #include <cstring>
 #include <mutex>
+#include <random>
 #include <sstream>
+#include <thread>
 
 #include "target.h"
 
@@ -32,7 +39,7 @@ std::string jstr(const json& c, const char* k, const std::string& dflt) {
 
 class MyConn {
  public:
-  explicit MyConn(const ConnInfo& ci, bool with_db = true) {
+  explicit MyConn(const ConnInfo& ci, bool with_db = true, unsigned long flags = CLIENT_FOUND_ROWS) {
     m_ = mysql_init(nullptr);
     if (!m_) throw EngineError("mariadb: mysql_init failed");
     // No read/write timeouts: with one, Connector/C polls before every read (an extra syscall
@@ -43,7 +50,7 @@ class MyConn {
     const char* sock = ci.socket.empty() ? nullptr : ci.socket.c_str();
     const char* host = sock ? "localhost" : ci.host.c_str();
     if (!mysql_real_connect(m_, host, ci.user.c_str(), ci.password.c_str(), with_db ? ci.database.c_str() : nullptr,
-                            sock ? 0 : ci.port, sock, CLIENT_FOUND_ROWS)) {
+                            sock ? 0 : ci.port, sock, flags)) {
       std::string err = mysql_error(m_);
       mysql_close(m_);
       m_ = nullptr;
@@ -64,6 +71,19 @@ class MyConn {
     if (mysql_real_query(m_, sql.data(), sql.size()) != 0) return mysql_errno(m_);
     if (MYSQL_RES* r = mysql_store_result(m_)) mysql_free_result(r);
     return 0;
+  }
+  // Several statements in one round trip (a connection with CLIENT_MULTI_STATEMENTS); every
+  // result drained. Returns the first error number (0 = ok); *first_affected = the first
+  // statement's affected rows.
+  unsigned try_multi(const std::string& sql, uint64_t* first_affected = nullptr) {
+    if (mysql_real_query(m_, sql.data(), sql.size()) != 0) return mysql_errno(m_);
+    if (first_affected) *first_affected = mysql_affected_rows(m_);
+    for (;;) {
+      if (MYSQL_RES* r = mysql_store_result(m_)) mysql_free_result(r);
+      int st = mysql_next_result(m_);
+      if (st < 0) return 0;
+      if (st > 0) return mysql_errno(m_);
+    }
   }
   // 'escaped bytes' (binary-safe) appended to out.
   void quote(std::string* out, const std::string& bytes) {
@@ -239,11 +259,29 @@ void append_value(std::string* out, MYSQL* m, bson_iter_t* it) {
   }
 }
 
+// The index as MariaDB names it: iibench.py prefixes its index names with the table's.
+std::string sql_index_name(const IibenchShape& shape, int index) {
+  const std::string& n = iibench_secondary_indexes(shape.variant)[index].name;
+  return shape.variant == "iibench-py" ? shape.name + "_" + n : n;
+}
+
+// The i64 ms dateandtime of a document as a DATETIME literal (variant iibench-py; UTC).
+void append_datetime(std::string* out, int64_t ms) {
+  time_t t = static_cast<time_t>(ms / 1000);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "'%Y-%m-%d %H:%M:%S'", &tm);
+  *out += buf;
+}
+
 class SqlIibenchClient final : public IibenchClient {
  public:
   SqlIibenchClient(const ConnInfo& ci, const IibenchShape& shape) : c_(ci), shape_(shape) {
+    py_ = shape.variant == "iibench-py";
     cols_ = {"dateandtime", "cashregisterid", "customerid", "productid", "price"};
-    for (int i = 1; i <= shape.num_char_fields; ++i) cols_.push_back("cf" + std::to_string(i));
+    if (py_) cols_.push_back("data");
+    for (int i = 1; !py_ && i <= shape.num_char_fields; ++i) cols_.push_back("cf" + std::to_string(i));
     head_ = "INSERT INTO " + shape.name + " (";
     for (size_t i = 0; i < cols_.size(); ++i) head_ += (i ? "," : "") + cols_[i];
     head_ += ") VALUES ";
@@ -261,8 +299,9 @@ class SqlIibenchClient final : public IibenchClient {
       while (bson_iter_next(&it)) {
         if (std::strcmp(bson_iter_key(&it), "_id") == 0) continue;  // transactionid is the key
         if (!first) sql_ += ',';
+        if (py_ && first) append_datetime(&sql_, bson_iter_int64(&it));
+        else append_value(&sql_, c_.raw(), &it);
         first = false;
-        append_value(&sql_, c_.raw(), &it);
       }
       sql_ += ')';
     }
@@ -270,29 +309,23 @@ class SqlIibenchClient final : public IibenchClient {
   }
 
   size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
-    // The iibench queries as lexicographic ranges on the index columns, in index order.
-    static const char* idx_name[3] = {"pc", "rpc", "ptc"};
-    static const std::vector<std::string> idx_cols[3] = {
-        {"price", "customerid"}, {"cashregisterid", "price", "customerid"}, {"price", "dateandtime", "customerid"}};
-    const auto& cols = idx_cols[index];
+    // A lexicographic range on the index's first start.size() columns, in index order:
+    // (a > x) OR (a = x AND b > y) OR (a = x AND b = y AND c >= z); one value: a >= x.
+    const auto& cols = iibench_secondary_indexes(shape_.variant)[index].fields;
     std::vector<std::string> v;
     for (const auto& kv : start) v.push_back(kv_sql(kv));
-    // (a > x) OR (a = x AND b > y) OR (a = x AND b = y AND c >= z)
     std::string where;
-    for (size_t i = 0; i < cols.size(); ++i) {
+    for (size_t i = 0; i < v.size(); ++i) {
       std::string term;
       for (size_t j = 0; j < i; ++j) term += cols[j] + "=" + v[j] + " AND ";
-      term += cols[i] + (i + 1 == cols.size() ? ">=" : ">") + v[i];
+      term += cols[i] + (i + 1 == v.size() ? ">=" : ">") + v[i];
       where += (i ? " OR (" : "(") + term + ")";
     }
-    std::string sel;
-    if (fetch) sel = "*";
-    else
-      for (size_t i = 0; i < cols.size(); ++i) sel += (i ? "," : "") + cols[i];
     std::string order;
     for (size_t i = 0; i < cols.size(); ++i) order += (i ? "," : "") + cols[i];
-    auto rows = c_.rows("SELECT " + sel + " FROM " + shape_.name + " FORCE INDEX (" + idx_name[index] + ") WHERE " +
-                        where + " ORDER BY " + order + " LIMIT " + std::to_string(limit));
+    auto rows = c_.rows("SELECT " + (fetch ? std::string("*") : order) + " FROM " + shape_.name + " FORCE INDEX (" +
+                        sql_index_name(shape_, index) + ") WHERE " + where + " ORDER BY " + order + " LIMIT " +
+                        std::to_string(limit));
     return rows.size();
   }
 
@@ -307,10 +340,13 @@ class SqlIibenchClient final : public IibenchClient {
   }
   MyConn c_;
   IibenchShape shape_;
+  bool py_ = false;
   std::vector<std::string> cols_;
   std::string head_, sql_;
 };
 
+// iibench's table: variant mongodb as the header says; iibench-py as iibench.py creates it
+// (create_table_mysql, then its indexes).
 class SqlIibenchStore final : public IibenchStore {
  public:
   SqlIibenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
@@ -318,17 +354,24 @@ class SqlIibenchStore final : public IibenchStore {
     shape_ = shape;
     MyConn c(ci_);
     c.exec("DROP TABLE IF EXISTS " + shape.name);
-    std::string ddl = "CREATE TABLE " + shape.name +
-                      " (transactionid BIGINT NOT NULL AUTO_INCREMENT, dateandtime BIGINT NOT NULL, "
-                      "cashregisterid INT NOT NULL, customerid INT NOT NULL, productid INT NOT NULL, "
-                      "price DOUBLE NOT NULL";
-    for (int i = 1; i <= shape.num_char_fields; ++i)
-      ddl += ", cf" + std::to_string(i) + " VARCHAR(" + std::to_string(std::max(1, shape.length_char_fields)) +
-             ") NOT NULL";
+    std::string ddl = "CREATE TABLE " + shape.name + " (transactionid BIGINT NOT NULL AUTO_INCREMENT, ";
+    if (shape.variant == "iibench-py") {
+      ddl += "dateandtime DATETIME, cashregisterid INT NOT NULL, customerid INT NOT NULL, productid INT NOT NULL, "
+             "price INT NOT NULL, data VARCHAR(4000)";
+    } else {
+      ddl += "dateandtime BIGINT NOT NULL, cashregisterid INT NOT NULL, customerid INT NOT NULL, "
+             "productid INT NOT NULL, price DOUBLE NOT NULL";
+      for (int i = 1; i <= shape.num_char_fields; ++i)
+        ddl += ", cf" + std::to_string(i) + " VARCHAR(" + std::to_string(std::max(1, shape.length_char_fields)) +
+               ") NOT NULL";
+    }
     ddl += ", PRIMARY KEY (transactionid)";
-    static const char* keys[3] = {"KEY pc (price, customerid)", "KEY rpc (cashregisterid, price, customerid)",
-                                  "KEY ptc (price, dateandtime, customerid)"};
-    for (int i = 0; i < shape.num_secondary; ++i) ddl += std::string(", ") + keys[i];
+    for (int i = 0; i < shape.num_secondary; ++i) {
+      const auto& f = iibench_secondary_indexes(shape.variant)[i].fields;
+      ddl += ", KEY " + sql_index_name(shape, i) + " (" + f[0];
+      for (size_t k = 1; k < f.size(); ++k) ddl += ", " + f[k];
+      ddl += ")";
+    }
     ddl += ") ENGINE=" + engine_;
     c.exec(ddl);
   }
@@ -340,21 +383,32 @@ class SqlIibenchStore final : public IibenchStore {
   IibenchShape shape_;
 };
 
-// --- linkbench: LinkBench's MySQL tables (linktable, counttable, nodetable) as <prefix>link, count, node ---
+// --- linkbench: LinkBench's MySQL tables (linktable, counttable, nodetable) as <prefix>link, count,
+// node, with LinkStoreMysql's statements and connection model: reads on an autocommit connection,
+// writes on one with autocommit off, each write ending in COMMIT (sent with the write's last
+// statement: one round trip). add_link is LinkBench's `INSERT ... ON DUPLICATE KEY UPDATE
+// visibility=VALUES(visibility)`, whose affected rows say whether the link was new (1), visible
+// already (0) or hidden (2), the row staying locked to the COMMIT; then, in a second round trip, the
+// count upsert and/or the data UPDATE that implies, and COMMIT. delete_link hides the link with
+// `UPDATE ... AND visibility=1` (affected rows = it was visible; LinkBench probes with SELECT ...
+// FOR UPDATE first) and decrements the count with LinkBench's upsert. No client-side lock.
 class SqlLinkbenchClient final : public LinkbenchClient {
  public:
   SqlLinkbenchClient(const ConnInfo& ci, const std::string& prefix)
-      : c_(ci), node_(prefix + "node"), link_(prefix + "link"), count_(prefix + "count") {}
+      : ro_(ci, true, 0), rw_(ci, true, CLIENT_MULTI_STATEMENTS), node_(prefix + "node"), link_(prefix + "link"),
+        count_(prefix + "count") {
+    rw_.exec("SET autocommit=0");
+  }
 
   void load_nodes(const std::vector<LbNode>& nodes) override {
     std::string q = "INSERT INTO " + node_ + " (id, type, version, time, data) VALUES ";
     for (size_t i = 0; i < nodes.size(); ++i) {
       q += (i ? ",(" : "(") + std::to_string(nodes[i].id) + ",2048," + std::to_string(nodes[i].version) + "," +
            std::to_string(nodes[i].time) + ",";
-      c_.quote(&q, nodes[i].data);
+      rw_.quote(&q, nodes[i].data);
       q += ")";
     }
-    c_.exec(q);
+    write(q);
   }
   void load_links(const std::vector<LbLink>& links) override {
     std::string q = "INSERT INTO " + link_ + " (id1, id2, link_type, visibility, data, time, version) VALUES ";
@@ -362,10 +416,10 @@ class SqlLinkbenchClient final : public LinkbenchClient {
       const LbLink& l = links[i];
       q += (i ? ",(" : "(") + std::to_string(l.id1) + "," + std::to_string(l.id2) + "," + std::to_string(l.link_type) +
            "," + std::to_string(l.visibility) + ",";
-      c_.quote(&q, l.data);
+      rw_.quote(&q, l.data);
       q += "," + std::to_string(l.time) + "," + std::to_string(l.version) + ")";
     }
-    c_.exec(q);
+    write(q);
   }
   void load_counts(const std::vector<LbCount>& counts) override {
     std::string q = "INSERT INTO " + count_ + " (id, link_type, count, time, version) VALUES ";
@@ -374,7 +428,7 @@ class SqlLinkbenchClient final : public LinkbenchClient {
       q += (i ? ",(" : "(") + std::to_string(k.id) + "," + std::to_string(k.link_type) + "," + std::to_string(k.count) +
            "," + std::to_string(k.time) + "," + std::to_string(k.version) + ")";
     }
-    c_.exec(q);
+    write(q);
   }
 
   int64_t add_node(const LbNode& n) override {
@@ -383,122 +437,111 @@ class SqlLinkbenchClient final : public LinkbenchClient {
   }
   bool update_node(int64_t id, const std::string& data, int64_t time) override {
     std::string q = "UPDATE " + node_ + " SET version=version+1, time=" + std::to_string(time) + ", data=";
-    c_.quote(&q, data);
-    q += " WHERE id=" + std::to_string(id);
-    c_.exec(q);
-    return c_.affected() > 0;
+    rw_.quote(&q, data);
+    return write(q + " WHERE id=" + std::to_string(id)) > 0;
   }
-  bool delete_node(int64_t id) override {
-    c_.exec("DELETE FROM " + node_ + " WHERE id=" + std::to_string(id));
-    return c_.affected() > 0;
-  }
+  bool delete_node(int64_t id) override { return write("DELETE FROM " + node_ + " WHERE id=" + std::to_string(id)) > 0; }
   bool get_node(int64_t id, std::string* data) override {
-    auto r = c_.rows("SELECT data FROM " + node_ + " WHERE id=" + std::to_string(id));
+    auto r = ro_.rows("SELECT id, type, version, time, data FROM " + node_ + " WHERE id=" + std::to_string(id));
     if (r.empty()) return false;
-    if (data) *data = r[0][0];
+    if (data) *data = r[0][4];
     return true;
   }
 
   void add_link(const LbLink& l) override {
-    const std::string key = where(l.id1, l.link_type, l.id2);
-    txn([&] {
-      auto r = c_.rows("SELECT visibility FROM " + link_ + key + " FOR UPDATE");
-      bool delta = r.empty() || r[0][0] != "1";
-      std::string q;
-      if (!r.empty()) {
-        q = "UPDATE " + link_ + " SET visibility=1, time=" + std::to_string(l.time) + ", version=version+1, data=";
-        c_.quote(&q, l.data);
-        q += key;
-      } else {
-        q = "INSERT INTO " + link_ + " (id1, id2, link_type, visibility, data, time, version) VALUES (" +
-            std::to_string(l.id1) + "," + std::to_string(l.id2) + "," + std::to_string(l.link_type) + ",1,";
-        c_.quote(&q, l.data);
-        q += "," + std::to_string(l.time) + ",0)";
-      }
-      if (unsigned e = c_.try_exec(q)) return e;
-      if (delta) {
-        std::string cq = "INSERT INTO " + count_ + " (id, link_type, count, time, version) VALUES (" +
-                         std::to_string(l.id1) + "," + std::to_string(l.link_type) + ",1," + std::to_string(l.time) +
-                         ",0) ON DUPLICATE KEY UPDATE count=count+1, time=VALUES(time), version=version+1";
-        if (unsigned e = c_.try_exec(cq)) return e;
-      }
-      return 0u;
+    std::string ins = "INSERT INTO " + link_ + " (id1, id2, link_type, visibility, data, time, version) VALUES (" +
+                      std::to_string(l.id1) + "," + std::to_string(l.id2) + "," + std::to_string(l.link_type) + ",1,";
+    rw_.quote(&ins, l.data);
+    ins += "," + std::to_string(l.time) + ",0) ON DUPLICATE KEY UPDATE visibility=VALUES(visibility)";
+    std::string upd = "UPDATE " + link_ + " SET visibility=1, data=";
+    rw_.quote(&upd, l.data);
+    upd += ", time=" + std::to_string(l.time) + ", version=version+1" + where(l.id1, l.link_type, l.id2) + ";";
+    retried([&] {
+      uint64_t n = 0;
+      if (unsigned e = rw_.try_multi(ins, &n)) return e;
+      std::string then = n == 1 || n == 2 ? count_upsert(l.id1, l.link_type, l.time, "1", "count+1") : "";
+      if (n != 1) then += upd;  // visible already (0) or un-hidden (2): the data too
+      return rw_.try_multi(then + "COMMIT");
     });
   }
 
   bool delete_link(int64_t id1, int64_t lt, int64_t id2, int64_t time) override {
-    bool done = false;
-    txn([&] {
-      done = false;
-      auto r = c_.rows("SELECT visibility FROM " + link_ + where(id1, lt, id2) + " FOR UPDATE");
-      if (r.empty() || r[0][0] != "1") return 0u;
-      if (unsigned e = c_.try_exec("UPDATE " + link_ + " SET visibility=0" + where(id1, lt, id2))) return e;
-      if (unsigned e = c_.try_exec("UPDATE " + count_ + " SET count=IF(count>0, count-1, 0), time=" +
-                                   std::to_string(time) + ", version=version+1 WHERE id=" + std::to_string(id1) +
-                                   " AND link_type=" + std::to_string(lt)))
+    uint64_t n = 0;
+    retried([&] {
+      if (unsigned e = rw_.try_multi("UPDATE " + link_ + " SET visibility=0" + where(id1, lt, id2) + " AND visibility=1", &n))
         return e;
-      done = true;
-      return 0u;
+      return rw_.try_multi((n ? count_upsert(id1, lt, time, "0", "IF(count=0, 0, count-1)") : "") + "COMMIT");
     });
-    return done;
+    return n > 0;
   }
 
   bool count_link(int64_t id1, int64_t lt, int64_t* count) override {
-    auto r = c_.rows("SELECT count FROM " + count_ + " WHERE id=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt));
+    auto r = ro_.rows("SELECT count FROM " + count_ + " WHERE id=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt));
     if (r.empty()) return false;
     *count = std::stoll(r[0][0]);
     return true;
   }
   bool get_link(int64_t id1, int64_t lt, int64_t id2, LbLink* out) override {
-    auto r = c_.rows("SELECT visibility, data FROM " + link_ + where(id1, lt, id2));
-    if (r.empty()) return false;
-    if (out) {
-      out->visibility = std::stoll(r[0][0]);
-      out->data = r[0][1];
-    }
+    std::vector<LbLink> rows;
+    if (multiget_links(id1, lt, {id2}, &rows) == 0) return false;
+    if (out) *out = std::move(rows[0]);
     return true;
   }
+  size_t multiget_links(int64_t id1, int64_t lt, const std::vector<int64_t>& id2s, std::vector<LbLink>* out) override {
+    std::string in;
+    for (int64_t x : id2s) in += (in.empty() ? "" : ",") + std::to_string(x);
+    return select_links(" WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) + " AND id2 IN (" + in + ")", out);
+  }
+  // LinkBench's getLinkList: the covering id1_type index forced, its whole time range, no sort.
   size_t get_links_list(int64_t id1, int64_t lt, size_t limit, std::vector<LbLink>* out) override {
-    auto r = c_.rows("SELECT id1, id2, link_type, visibility, data, time, version FROM " + link_ +
-                     " WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) +
-                     " AND visibility=1 ORDER BY time DESC LIMIT " + std::to_string(limit));
-    for (auto& row : r) {
-      LbLink l;
-      l.id1 = std::stoll(row[0]);
-      l.id2 = std::stoll(row[1]);
-      l.link_type = std::stoll(row[2]);
-      l.visibility = std::stoll(row[3]);
-      l.data = row[4];
-      l.time = std::stoll(row[5]);
-      l.version = std::stoll(row[6]);
-      out->push_back(std::move(l));
-    }
-    return r.size();
+    return select_links(" FORCE INDEX(id1_type) WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) +
+                            " AND time>=0 AND time<=9223372036854775807 AND visibility=1 ORDER BY time DESC LIMIT 0," +
+                            std::to_string(limit),
+                        out);
   }
 
  private:
   static std::string where(int64_t id1, int64_t lt, int64_t id2) {
-    return " WHERE link_type=" + std::to_string(lt) + " AND id1=" + std::to_string(id1) + " AND id2=" + std::to_string(id2);
+    return " WHERE id1=" + std::to_string(id1) + " AND id2=" + std::to_string(id2) + " AND link_type=" + std::to_string(lt);
   }
-  // BEGIN; body; COMMIT — retried on deadlock (1213) or lock wait timeout (1205), up to 20 times.
+  // LinkBench's count upsert (a missing row starts at `first`), with its trailing ';'.
+  std::string count_upsert(int64_t id1, int64_t lt, int64_t time, const char* first, const char* count) const {
+    return "INSERT INTO " + count_ + " (id, link_type, count, time, version) VALUES (" + std::to_string(id1) + "," +
+           std::to_string(lt) + "," + first + "," + std::to_string(time) + ",0) ON DUPLICATE KEY UPDATE count=" + count +
+           ", version=version+1, time=" + std::to_string(time) + ";";
+  }
+  size_t select_links(const std::string& tail, std::vector<LbLink>* out) {
+    auto r = ro_.rows("SELECT id1, id2, link_type, visibility, data, time, version FROM " + link_ + tail);
+    for (auto& row : r) {
+      LbLink l{std::stoll(row[0]), std::stoll(row[2]), std::stoll(row[1]), std::stoll(row[3]), std::move(row[4]),
+               std::stoll(row[5]), std::stoll(row[6])};
+      out->push_back(std::move(l));
+    }
+    return r.size();
+  }
+  // One statement and COMMIT in one round trip; its affected rows.
+  uint64_t write(const std::string& sql) {
+    uint64_t n = 0;
+    retried([&] { return rw_.try_multi(sql + ";COMMIT", &n); });
+    return n;
+  }
+  // body() returns a server error number; on one, ROLLBACK; deadlock (1213) and lock wait timeout
+  // (1205) are retried up to 20 times, others thrown.
   template <class F>
-  void txn(F body) {
+  void retried(F body) {
     for (int attempt = 0;; ++attempt) {
-      c_.exec("BEGIN");
-      unsigned e = 0;
-      try {
-        e = body();
-        if (!e) e = c_.try_exec("COMMIT");
-      } catch (...) {
-        c_.try_exec("ROLLBACK");
-        throw;
-      }
+      unsigned e = body();
       if (!e) return;
-      c_.try_exec("ROLLBACK");
-      if ((e != 1213 && e != 1205) || attempt >= 20) throw c_.err("linkbench transaction (error " + std::to_string(e) + ")");
+      std::string msg = mysql_error(rw_.raw());
+      rw_.try_multi("ROLLBACK");
+      if ((e != 1213 && e != 1205) || attempt >= 20)
+        throw EngineError("mariadb: linkbench write (error " + std::to_string(e) + "): " + msg);
+      // Back off 0.1..~50 ms, growing: writers that met on a hot row do not meet again at once.
+      thread_local std::minstd_rand r(static_cast<unsigned>(std::hash<std::thread::id>{}(std::this_thread::get_id())));
+      std::this_thread::sleep_for(std::chrono::microseconds(100 + r() % 1000 * std::min(attempt + 1, 50)));
     }
   }
-  MyConn c_;
+  MyConn ro_, rw_;
   std::string node_, link_, count_;
 };
 
@@ -519,6 +562,7 @@ class SqlLinkbenchStore final : public LinkbenchStore {
            "time BIGINT NOT NULL, data MEDIUMBLOB NOT NULL, PRIMARY KEY (id)) ENGINE=" + engine_);
   }
   std::unique_ptr<LinkbenchClient> client() override { return std::make_unique<SqlLinkbenchClient>(ci_, prefix_); }
+  bool needs_writer_lock() const override { return false; }
 
  private:
   ConnInfo ci_;

@@ -254,10 +254,6 @@ class MongoSysbenchStore final : public SysbenchStore {
 };
 
 // --- iibench ---
-const std::vector<std::string> kIdxCols[3] = {
-    {"price", "customerid"}, {"cashregisterid", "price", "customerid"}, {"price", "dateandtime", "customerid"}};
-const char* kIdxName[3] = {"pc", "rpc", "ptc"};
-
 void append_kv(bson_t* b, const char* key, const KeyValue& v) {
   switch (v.type) {
     case KeyValue::Type::Double: BSON_APPEND_DOUBLE(b, key, v.d); break;
@@ -268,7 +264,8 @@ void append_kv(bson_t* b, const char* key, const KeyValue& v) {
 
 class MongoIibenchClient final : public IibenchClient {
  public:
-  MongoIibenchClient(const Shared& s, const std::string& name) : c_(s), name_(name) {}
+  MongoIibenchClient(const Shared& s, const std::string& name, const std::string& variant)
+      : c_(s), name_(name), variant_(variant) {}
 
   void insert_batch(const std::vector<Doc>& docs) override {
     std::vector<const std::string*> ptrs(docs.size());
@@ -277,18 +274,18 @@ class MongoIibenchClient final : public IibenchClient {
   }
 
   size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
-    const auto& cols = kIdxCols[index];
+    const auto& cols = iibench_secondary_indexes(variant_)[index].fields;
     BsonGuard filter, opts;
     bson_t ors;
     BSON_APPEND_ARRAY_BEGIN(&filter, "$or", &ors);
-    for (size_t i = 0; i < cols.size(); ++i) {
+    for (size_t i = 0; i < start.size(); ++i) {
       bson_t term;
       std::string n = std::to_string(i);
       BSON_APPEND_DOCUMENT_BEGIN(&ors, n.c_str(), &term);
       for (size_t j = 0; j < i; ++j) append_kv(&term, cols[j].c_str(), start[j]);
       bson_t cmp;
       BSON_APPEND_DOCUMENT_BEGIN(&term, cols[i].c_str(), &cmp);
-      append_kv(&cmp, i + 1 == cols.size() ? "$gte" : "$gt", start[i]);
+      append_kv(&cmp, i + 1 == start.size() ? "$gte" : "$gt", start[i]);
       bson_append_document_end(&term, &cmp);
       bson_append_document_end(&ors, &term);
     }
@@ -304,7 +301,6 @@ class MongoIibenchClient final : public IibenchClient {
       bson_append_document_end(&opts, &proj);
     }
     BSON_APPEND_INT64(&opts, "limit", static_cast<int64_t>(limit));
-    (void)kIdxName;
     mongoc_cursor_t* cur = mongoc_collection_find_with_opts(c_.coll(0, name_), &filter, &opts, nullptr);
     const bson_t* doc;
     size_t n = 0;
@@ -318,7 +314,7 @@ class MongoIibenchClient final : public IibenchClient {
 
  private:
   Client c_;
-  std::string name_;
+  std::string name_, variant_;
 };
 
 class MongoIibenchStore final : public IibenchStore {
@@ -326,17 +322,17 @@ class MongoIibenchStore final : public IibenchStore {
   explicit MongoIibenchStore(const Shared& s) : s_(s) {}
   void create(const IibenchShape& shape) override {
     name_ = shape.name;
+    variant_ = shape.variant;
     Client c(s_);
     c.drop(name_);
-    std::vector<IndexDef> idx;
-    for (int i = 0; i < shape.num_secondary; ++i) idx.push_back({kIdxName[i], kIdxCols[i]});
-    c.create_indexes(name_, idx);
+    const auto& sec = iibench_secondary_indexes(variant_);
+    c.create_indexes(name_, std::vector<IndexDef>(sec.begin(), sec.begin() + shape.num_secondary));
   }
-  std::unique_ptr<IibenchClient> client() override { return std::make_unique<MongoIibenchClient>(s_, name_); }
+  std::unique_ptr<IibenchClient> client() override { return std::make_unique<MongoIibenchClient>(s_, name_, variant_); }
 
  private:
   const Shared& s_;
-  std::string name_;
+  std::string name_, variant_;
 };
 
 // --- linkbench: LinkbenchX's collections <prefix>node {_id = id}, link, count ---

@@ -82,9 +82,14 @@ class Scramble {
     if (m_ == 0) m_ = 1;
     while (gcd(m_, n_) != 1) ++m_;
     a_ = 0x632BE59BD9B4E019ULL % n_;
+    minv_ = inverse_mod(m_, n_);
   }
   uint64_t operator()(uint64_t k) const {
     return 1 + static_cast<uint64_t>((static_cast<unsigned __int128>(k - 1) * m_ + a_) % n_);
+  }
+  // The k in [1, n] with (*this)(k) == id.
+  uint64_t inverse(uint64_t id) const {
+    return 1 + static_cast<uint64_t>((static_cast<unsigned __int128>((id - 1 + n_ - a_) % n_) * minv_) % n_);
   }
 
  private:
@@ -96,7 +101,15 @@ class Scramble {
     }
     return a;
   }
-  uint64_t n_, m_, a_;
+  static uint64_t inverse_mod(uint64_t m, uint64_t n) {  // extended Euclid; gcd(m, n) = 1
+    __int128 t = 0, nt = 1, r = n, nr = m % n;
+    while (nr != 0) {
+      __int128 q = r / nr, x = t - q * nt;
+      t = nt, nt = x, x = r - q * nr, r = nr, nr = x;
+    }
+    return static_cast<uint64_t>(t < 0 ? t + n : t) % n;
+  }
+  uint64_t n_, m_, a_, minv_ = 0;
 };
 
 }  // namespace eb

@@ -2,6 +2,13 @@
 // ../shared/reference/workloads-and-metrics.md §4.1): loader threads insert batches of
 // purchase documents into a collection with 0–3 secondary indexes (plus MongoDB's _id index), and
 // optional query threads run the three range queries round robin as index range scans.
+// Two variants (param `variant`): "mongodb" (the default, the source documents' iibench-mongodb:
+// ms timestamps per document, DOUBLE price continuous in customerid, ObjectId _id, indexes pc, rpc,
+// ptc) and "iibench-py" (mdcallag/mytools bench/ibench/iibench.py, MySQL mode: one second-resolution
+// timestamp per batch, INT price in [0, 500), a `data` column of 10 characters ('a's then 3
+// base64 characters), no _id (transactionid is the key), indexes marketsegment (productid,
+// customerid, price), registersegment (cashregisterid, customerid, price), pdc (price, dateandtime,
+// customerid); its queries `col >= x ORDER BY <index columns> LIMIT n` on the first column).
 #include <bson/bson.h>
 
 #include <algorithm>
@@ -26,22 +33,18 @@ using wl::DocWriter;
 using wl::p_bool;
 using wl::p_dbl;
 using wl::p_int;
+using wl::p_str;
 
-// The three secondary indexes of iibench, in order.
-const std::vector<IndexDef>& secondary_indexes() {
-  static const std::vector<IndexDef> v = {
-      {"pc", {"price", "customerid"}},
-      {"rpc", {"cashregisterid", "price", "customerid"}},
-      {"ptc", {"price", "dateandtime", "customerid"}},
-  };
-  return v;
-}
+constexpr const char* kPy = "iibench-py";
 
 // Logical bytes (docs/driver.md "Logical bytes"): an insert writes its documents (their BSON, the
 // canonical encoding, whatever a target stores: MariaDB keeps no _id); a query reads, per row
 // returned, the index's fields {price, customerid, ...} (covered) or the whole document (fetch).
 // Every document of a run has the same size, so both follow from the params.
 uint64_t document_bytes(const ParamValues& p) {
+  if (p_str(p, "variant") == kPy)
+    return BsonSize().i64("dateandtime").i32("cashregisterid").i32("customerid").i32("productid").i32("price")
+        .utf8("data", static_cast<size_t>(p_int(p, "data_length"))).bytes();
   BsonSize b;
   if (p_bool(p, "id_index")) b.oid("_id");
   b.i64("dateandtime").i32("cashregisterid").i32("customerid").i32("productid").dbl("price");
@@ -49,7 +52,10 @@ uint64_t document_bytes(const ParamValues& p) {
   for (int64_t i = 1; i <= ncf; ++i) b.utf8(("cf" + std::to_string(i)).c_str(), static_cast<size_t>(p_int(p, "length_char_fields")));
   return b.bytes();
 }
-uint64_t index_row_bytes(int index) {
+uint64_t index_row_bytes(int index, bool py) {
+  if (py && index == 0) return BsonSize().i32("productid").i32("customerid").i32("price").bytes();
+  if (py && index == 1) return BsonSize().i32("cashregisterid").i32("customerid").i32("price").bytes();
+  if (py) return BsonSize().i32("price").i64("dateandtime").i32("customerid").bytes();
   if (index == 0) return BsonSize().dbl("price").i32("customerid").bytes();
   if (index == 1) return BsonSize().i32("cashregisterid").dbl("price").i32("customerid").bytes();
   return BsonSize().dbl("price").i64("dateandtime").i32("customerid").bytes();
@@ -79,17 +85,20 @@ class IIBench final : public Workload {
   }
 
   void setup_store(const ParamValues& p, uint64_t seed) {
+    py_ = p_str(p, "variant") == kPy;
     IibenchShape shape;
     shape.name = p.at("collection").get<std::string>();
+    shape.variant = p_str(p, "variant");
     shape.num_secondary = nsec_;
-    shape.id_index = p_bool(p, "id_index");
+    shape.id_index = !py_ && p_bool(p, "id_index");
     shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
     shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
     store_->create(shape);
     doc_bytes_ = document_bytes(p);
     Rng r(seed, 0xC4A5);
     chars_.resize(kCharBuffer);
-    for (auto& c : chars_) c = static_cast<char>('a' + r.uniform(26));
+    static const char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (auto& c : chars_) c = py_ ? kB64[r.uniform(64)] : static_cast<char>('a' + r.uniform(26));
     running_loaders_ = loaders_;
   }
 
@@ -114,6 +123,7 @@ class IIBench final : public Workload {
   json summary_extra() const override {
     if (!store_) return json::object();
     json j = store_->summary_extra();
+    j["variant"] = py_ ? kPy : "mongodb";
     j["documents_inserted"] = inserted_.load();
     j["logical_bytes_stored"] = inserted_.load() * doc_bytes_;
     return j;
@@ -131,6 +141,7 @@ class IIBench final : public Workload {
     const size_t len = static_cast<size_t>(p_int(p, "length_char_fields"));
     const size_t rand_len = len * static_cast<size_t>(100 - p_int(p, "percent_compressible")) / 100;
     const bool with_id = p_bool(p, "id_index");
+    const size_t data_len = static_cast<size_t>(p_int(p, "data_length"));
     const double rate = p_dbl(p, "target_rate") / loaders_;
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     // ObjectId: 4-byte time, 5 bytes per-thread random, 3-byte counter (as MongoDB drivers make them).
@@ -153,6 +164,10 @@ class IIBench final : public Workload {
       const int64_t now_ms = unix_now_ms();
       const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
       for (uint64_t i = 0; i < n; ++i) {
+        if (py_) {
+          py_document(&docs[i].bytes, rng, h, now_ms / 1000 * 1000, data_len);
+          continue;
+        }
         DocWriter w(&docs[i].bytes);
         if (with_id) {
           uint8_t oid[12];
@@ -199,6 +214,27 @@ class IIBench final : public Workload {
     }
   }
 
+  // iibench.py's row: one timestamp per batch (seconds), uniform ids, INT price in [0, 500), data =
+  // 'a's then int(len * 0.75 * 50%) base64 characters (its data_random_pct 50).
+  void py_document(std::string* out, Rng& rng, OpHasher& h, int64_t when_ms, size_t len) const {
+    DocWriter w(out);
+    w.i64("dateandtime", when_ms);
+    int32_t v[4] = {static_cast<int32_t>(rng.uniform(1000)), static_cast<int32_t>(rng.uniform(100000)),
+                    static_cast<int32_t>(rng.uniform(10000)), static_cast<int32_t>(rng.uniform(500))};
+    const char* names[4] = {"cashregisterid", "customerid", "productid", "price"};
+    for (int k = 0; k < 4; ++k) {
+      w.i32(names[k], v[k]);
+      h.u64(static_cast<uint64_t>(v[k]));
+    }
+    const size_t rand_len = static_cast<size_t>(static_cast<double>(len) * 0.75 * 0.5);
+    std::string data(len - rand_len, 'a');
+    data.append(chars_, static_cast<size_t>(rng.uniform(kCharBuffer - rand_len + 1)), rand_len);
+    w.utf8("data", data.data(), data.size());
+    h.str(data);
+    w.finish();
+    if (out->size() != doc_bytes_) throw std::logic_error("iibench: a document's size differs from the logical size");
+  }
+
   void query(int q, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
     const ParamValues& p = ctx.params;
     const uint64_t begin_docs = static_cast<uint64_t>(p_int(p, "query_begin_docs"));
@@ -235,17 +271,20 @@ class IIBench final : public Workload {
       h.f64(price);
       h.u64(static_cast<uint64_t>(r));
       std::vector<KeyValue> start;
-      if (which == 1) start = {KeyValue::Double(price), KeyValue::Int(t), KeyValue::Int(c)};
+      if (py_) start = {KeyValue::Int(which == 1 ? static_cast<int64_t>(rng.uniform(500))
+                                                 : static_cast<int64_t>(rng.uniform(which == 2 ? 10000 : 1000)))};
+      else if (which == 1) start = {KeyValue::Double(price), KeyValue::Int(t), KeyValue::Int(c)};
       else if (which == 2) start = {KeyValue::Double(price), KeyValue::Int(c)};
       else start = {KeyValue::Int(r), KeyValue::Double(price), KeyValue::Int(c)};
       int index = which == 1 ? 2 : (which == 2 ? 0 : 1);
       size_t n = client->query(index, start, limit, fetch);
       uint64_t t1 = now_ns();
-      m.record(1, (t1 - std::min(t0, t1)) / 1000, n, n * (fetch ? doc_bytes_ : index_row_bytes(index)), 0);
+      m.record(1, (t1 - std::min(t0, t1)) / 1000, n, n * (fetch ? doc_bytes_ : index_row_bytes(index, py_)), 0);
     }
   }
 
   int loaders_ = 1, queriers_ = 0, nsec_ = 0;
+  bool py_ = false;
   uint64_t max_rows_ = 0, doc_bytes_ = 0;
   std::unique_ptr<IibenchStore> store_;
   std::string chars_;
@@ -268,6 +307,7 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
        "'length_char_fields': expected an integer in [0, 1048576]");
   int64_t pc = p_int(p, "percent_compressible");
   need(pc >= 0 && pc <= 100, "'percent_compressible': expected an integer in [0, 100]");
+  need(p_int(p, "data_length") >= 0 && p_int(p, "data_length") <= 4000, "'data_length': expected an integer in [0, 4000]");
   need(p_int(p, "query_limit") >= 1, "'query_limit': expected an integer >= 1");
   need(!(p_int(p, "query_threads") > 0 && n == 0),
        "'query_threads': query threads need num_secondary_indexes >= 1 (the queries use them)");
@@ -277,8 +317,23 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
 
 }  // namespace
 
-std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index) {
-  std::vector<IndexDef> idx(secondary_indexes().begin(), secondary_indexes().begin() + num_secondary);
+const std::vector<IndexDef>& iibench_secondary_indexes(const std::string& variant) {
+  static const std::vector<IndexDef> mongodb = {
+      {"pc", {"price", "customerid"}},
+      {"rpc", {"cashregisterid", "price", "customerid"}},
+      {"ptc", {"price", "dateandtime", "customerid"}},
+  };
+  static const std::vector<IndexDef> py = {
+      {"marketsegment", {"productid", "customerid", "price"}},
+      {"registersegment", {"cashregisterid", "customerid", "price"}},
+      {"pdc", {"price", "dateandtime", "customerid"}},
+  };
+  return variant == kPy ? py : mongodb;
+}
+
+std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index, const std::string& variant) {
+  const auto& sec = iibench_secondary_indexes(variant);
+  std::vector<IndexDef> idx(sec.begin(), sec.begin() + num_secondary);
   if (id_index) idx.push_back({"_id_", {"_id"}});
   return idx;
 }
@@ -289,6 +344,11 @@ WorkloadInfo iibench_info() {
   w.description = "iibench-mongodb: batched inserts of purchase documents with 0-3 secondary indexes, "
                   "optional range-query threads";
   w.params = {
+      {"variant", ParamType::Enum, std::string("mongodb"),
+       "mongodb (iibench-mongodb, the source documents') or iibench-py (mytools bench/ibench/iibench.py's MySQL schema, "
+       "indexes and values; id_index, num_char_fields, length_char_fields, percent_compressible do not apply)",
+       {"mongodb", kPy}},
+      {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)"},
       {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
       {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
       {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},

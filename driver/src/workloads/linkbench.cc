@@ -8,11 +8,15 @@
 // rtime = -time: the document layer only scans forward, so the covering index stores time
 // descending and get_links_list (ORDER BY time DESC LIMIT 10000) is one forward prefix scan.
 //
-// Load (before the "before" engine stats): nodes 1..maxid1-1, then for each id1 outdeg(id1) links
-// (link j: id2 = linked_id2(id1, j), link_type = j mod link_type_count) and one count row per
-// (id1, link_type) with links. LinkBench's empirical outdegree file (Distribution.dat) is not
-// available: outdeg is a stand-in, a rounded log-normal with sigma 1.5 and mean 4.74 links/node (the
-// README's 47.4M links for 10M nodes), heavy-tailed, capped at 100000; a function of (seed, id1).
+// Load (before the "before" engine stats): nodes 1..maxid1-1, then each id1's links and one count
+// row per (id1, link_type) with links. graph=linkbench (default): LinkBench's real out-degree
+// (driver/data/linkbench/, its Distribution.dat `nlinks` CDF) coupled to popularity as LinkBench
+// couples them: the node of popularity rank r (the rank the requests' Zipf draws, before the id
+// permutation) gets the CDF's value at 1 - r/n, split over link types by LinkBench's calcLinkCount;
+// link j of a type has id2 = id1 + j; requests pick id2 = id1 + uniform(ceil(links / p_exist)) as
+// ID2Chooser does. graph=lognormal: the earlier stand-in, a rounded log-normal out-degree (sigma 1.5,
+// mean 4.74/node, cap 100000, a function of (seed, id1), independent of popularity), link j: id2 =
+// linked_id2(id1, j), link_type = j mod link_type_count.
 //
 // Requests: the ten LinkBench operations with the 2011 default mix (params, percent), ids drawn from
 // Zipf over [1, maxid1) (shapes 0.8 link reads, 0.741 link writes, 0.625 node reads, 0.606 node
@@ -22,7 +26,9 @@
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
 // add_link/delete_link/update_link change the link and its count row (in ONE transaction where the
-// store has them); writers of the same id1 are serialized by a striped lock here, for every target.
+// store has them); writers of the same id1 are serialized by a striped lock here where the store
+// needs it (KV engines, MongoDB; not MariaDB, whose row locks do it). multiget_link returns each
+// found link once, as LinkBench's `id2 IN (...)`.
 // delete_link hides the link (visibility 0, LinkBench's default) and decrements the count.
 // Every target, the KV engines included, is reached through a LinkbenchStore (target.h; the KV one
 // in workloads/stores_kv.cc): one run loop, one loader. Logical bytes are counted here, per
@@ -54,6 +60,25 @@ const char* const kMixParams[kNumOps] = {nullptr, "addnode", "updatenode", "dele
 constexpr int64_t kVisible = 1;
 constexpr size_t kBuf = 1u << 20;
 constexpr size_t kLinkDataMax = 255;
+
+// LinkBench's out-degree CDF: (value, cumulative percent) pairs (driver/data/linkbench/README.md).
+constexpr double kNlinksCdf[] = {
+#include "../../data/linkbench/nlinks.inc"
+};
+constexpr size_t kNlinksPoints = sizeof kNlinksCdf / sizeof kNlinksCdf[0] / 2;
+
+// RealDistribution.expectedCount: the value of the first point whose cumulative probability is
+// >= 1 - rank/n (rank 0 = the most popular node: the highest degree).
+uint64_t real_outdeg(uint64_t rank, uint64_t n) {
+  const double u = 1.0 - static_cast<double>(rank) / static_cast<double>(n);
+  size_t lo = 0, hi = kNlinksPoints - 1;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (kNlinksCdf[2 * mid + 1] / 100.0 >= u) hi = mid;
+    else lo = mid + 1;
+  }
+  return static_cast<uint64_t>(kNlinksCdf[2 * lo]);
+}
 
 // Logical bytes (docs/driver.md "Logical bytes"): the BSON size of LinkbenchX's document for a row
 // image, or for the fields a request names, the same on every target whatever its storage layout.
@@ -115,6 +140,7 @@ class LinkBench final : public Workload {
     maxid1_ = static_cast<uint64_t>(p_int(p, "maxid1"));
     nids_ = maxid1_ - 1;
     ltc_ = static_cast<uint64_t>(p_int(p, "link_type_count"));
+    real_graph_ = p_str(p, "graph") == "linkbench";
     requests_ = static_cast<uint64_t>(p_int(p, "requests"));
     double total = 0;
     for (int o = 1; o < kNumOps; ++o) {
@@ -154,6 +180,24 @@ class LinkBench final : public Workload {
   }
   uint64_t linked_id2(uint64_t id1, uint64_t j) const { return 1 + (id1 - 1 + 1 + j) % nids_; }
 
+  // graph=linkbench: links of (id1, link type) as LinkBench's ID2Chooser.calcLinkCount gives them
+  // (its split, leftOver = total - total / types, is kept as it is: it makes LinkBench's counts).
+  uint64_t real_links(uint64_t id1, uint64_t lt) const {
+    uint64_t total = real_outdeg(scramble_->inverse(id1) - 1, nids_);
+    uint64_t min = total / ltc_, left = total - min;
+    return lt < left ? min + 1 : min;
+  }
+  // id1's links in load order, as (link type, id2).
+  void links_of(uint64_t id1, std::vector<std::pair<uint64_t, uint64_t>>* out) const {
+    out->clear();
+    if (!real_graph_) {
+      for (uint64_t j = 0, od = outdeg(id1); j < od; ++j) out->emplace_back(j % ltc_, linked_id2(id1, j));
+      return;
+    }
+    for (uint64_t lt = 0; lt < ltc_; ++lt)
+      for (uint64_t j = 0, n = real_links(id1, lt); j < n; ++j) out->emplace_back(lt, id1 + j);
+  }
+
   void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
     const ParamValues& p = ctx.params;
     const uint64_t quota = requests_ == 0 ? UINT64_MAX
@@ -188,8 +232,16 @@ class LinkBench final : public Workload {
       h.str(r->data);
     };
     auto id_of = [&](const Zipf& z) { return (*scramble_)(z.sample(rng)); };
-    // id2 and link type: an existing link of id1 with probability p_exist, else uniform.
-    auto pick_id2 = [&](uint64_t id1, double p_exist, uint64_t* lt, uint64_t* id2) {
+    // id2 and link type. graph=linkbench: ID2Chooser.chooseForOp (a uniform link type unless
+    // given, id2 = id1 + uniform(ceil(links / p_exist))); lognormal: an existing link of id1 with
+    // probability p_exist, else uniform.
+    auto pick_id2 = [&](uint64_t id1, double p_exist, uint64_t* lt, uint64_t* id2, bool lt_given = false) {
+      if (real_graph_) {
+        if (!lt_given) *lt = rng.uniform(ltc_);
+        uint64_t range = std::max<uint64_t>(1, static_cast<uint64_t>(std::ceil(real_links(id1, *lt) / p_exist)));
+        *id2 = id1 + rng.uniform(range);
+        return;
+      }
       uint64_t od = outdeg(id1);
       if (od > 0 && rng.uniform01() < p_exist) {
         uint64_t j = rng.uniform(od);
@@ -220,8 +272,8 @@ class LinkBench final : public Workload {
         r->lt = rng.uniform(ltc_);
         uint64_t nget = std::min<uint64_t>(128, 1 + geometric(rng, 0.382));
         for (uint64_t i = 0; i < nget; ++i) {
-          uint64_t l2, i2;
-          pick_id2(r->id1, 0.5, &l2, &i2);
+          uint64_t l2 = r->lt, i2;
+          pick_id2(r->id1, 0.5, &l2, &i2, true);
           r->id2s.push_back(i2);
         }
         break;
@@ -275,14 +327,14 @@ class LinkBench final : public Workload {
     switch (r.op) {
       case kAddLink:
       case kUpdateLink: {
-        std::lock_guard<std::mutex> g(lock_for(r.id1));
+        auto g = writer_lock(r.id1);
         cl.add_link(LbLink{id1, lt, id2, kVisible, r.data, unix_now_ms(), 0});
         if (verify && threads_ == 1) check(cl.get_link(id1, lt, id2, &back) && back.visibility == kVisible && back.data == r.data);
         o.bw = link_bytes(r.data.size());
         break;
       }
       case kDeleteLink: {
-        std::lock_guard<std::mutex> g(lock_for(r.id1));
+        auto g = writer_lock(r.id1);
         o.items = cl.delete_link(id1, lt, id2, unix_now_ms()) ? 1 : 0;
         if (verify && threads_ == 1) check(!(cl.get_link(id1, lt, id2, &back) && back.visibility == kVisible));
         o.bw = BsonSize().i64("id1").i64("link_type").i64("id2").i64("visibility").bytes();
@@ -295,14 +347,12 @@ class LinkBench final : public Workload {
         o.br = o.items * count_bytes();
         break;
       }
-      case kMultigetLink:
-        o.items = 0;
-        for (uint64_t x : r.id2s)
-          if (cl.get_link(id1, lt, static_cast<int64_t>(x), &back)) {
-            ++o.items;
-            o.br += link_bytes(back.data.size());
-          }
+      case kMultigetLink: {
+        std::vector<LbLink> rows;
+        o.items = cl.multiget_links(id1, lt, std::vector<int64_t>(r.id2s.begin(), r.id2s.end()), &rows);
+        for (const auto& l : rows) o.br += link_bytes(l.data.size());
         break;
+      }
       case kGetLinksList: {
         std::vector<LbLink> rows;
         o.items = cl.get_links_list(id1, lt, list_limit, &rows);
@@ -317,7 +367,7 @@ class LinkBench final : public Workload {
     json j = store_ ? store_->summary_extra() : json::object();
     const uint64_t links = loaded_links_.load();
     j["logical_bytes_stored"] = loaded_bytes_.load();  // the data set as loaded (see docs/driver.md)
-    j["load"] = {{"nodes", loaded_nodes_}, {"links", links}, {"counts", loaded_counts_.load()},
+    j["load"] = {{"graph", real_graph_ ? "linkbench" : "lognormal"}, {"nodes", loaded_nodes_}, {"links", links}, {"counts", loaded_counts_.load()},
                  {"links_per_node", loaded_nodes_ ? static_cast<double>(links) / loaded_nodes_ : 0.0},
                  {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_}, {"end_unix_s", load_end_unix_s_}};
     j["verify"] = {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}};
@@ -329,7 +379,11 @@ class LinkBench final : public Workload {
     verify_checks_.fetch_add(1, std::memory_order_relaxed);
     if (!ok) verify_bad_.fetch_add(1, std::memory_order_relaxed);
   }
-  std::mutex& lock_for(uint64_t id1) { return stripes_[(id1 * 0x9E3779B97F4A7C15ULL) >> 56]; }
+  // Serializes writers of one id1 on stores that need it (LinkbenchStore::needs_writer_lock).
+  std::unique_lock<std::mutex> writer_lock(uint64_t id1) {
+    if (!store_->needs_writer_lock()) return {};
+    return std::unique_lock<std::mutex>(stripes_[(id1 * 0x9E3779B97F4A7C15ULL) >> 56]);
+  }
 
   // Load (before the "before" engine stats): nodes 1..maxid1-1 in id order from one client (so a
   // node's record id is its id on the KV engines), then links and count rows from `loaders`
@@ -383,21 +437,23 @@ class LinkBench final : public Workload {
     std::vector<LbLink> ld;
     std::vector<LbCount> cd;
     std::vector<uint64_t> per_type(ltc_);
+    std::vector<std::pair<uint64_t, uint64_t>> links;
     uint64_t bytes = 0;
     for (uint64_t lo = 1 + static_cast<uint64_t>(l) * chunk; lo < maxid1_; lo += chunk * loaders) {
       uint64_t hi = std::min(maxid1_, lo + chunk);
       ld.clear();
       cd.clear();
       for (uint64_t id1 = lo; id1 < hi; ++id1) {
-        uint64_t od = outdeg(id1);
+        links_of(id1, &links);
         std::fill(per_type.begin(), per_type.end(), 0);
-        for (uint64_t j = 0; j < od; ++j) {
+        for (uint64_t j = 0; j < links.size(); ++j) {
+          const auto [lt, id2] = links[j];
           size_t len = std::min(kLinkDataMax, static_cast<size_t>(std::llround(link_size.sample(r))));
-          ld.push_back(LbLink{static_cast<int64_t>(id1), static_cast<int64_t>(j % ltc_), static_cast<int64_t>(linked_id2(id1, j)),
-                              kVisible, std::string(link_buf_.data() + r.uniform(kBuf - len + 1), len),
+          ld.push_back(LbLink{static_cast<int64_t>(id1), static_cast<int64_t>(lt), static_cast<int64_t>(id2), kVisible,
+                              std::string(link_buf_.data() + r.uniform(kBuf - len + 1), len),
                               now_ms - static_cast<int64_t>(j), 0});
           bytes += link_bytes(len);
-          ++per_type[j % ltc_];
+          ++per_type[lt];
         }
         for (uint64_t lt = 0; lt < ltc_; ++lt)
           if (per_type[lt]) {
@@ -418,6 +474,7 @@ class LinkBench final : public Workload {
   std::unique_ptr<LinkbenchStore> store_;
   std::atomic<int64_t> next_node_{0};
   uint64_t seed_ = 1, maxid1_ = 2, nids_ = 1, ltc_ = 2, requests_ = 0;
+  bool real_graph_ = true;
   int threads_ = 1;
   double cum_[kNumOps] = {};
   std::unique_ptr<Scramble> scramble_;
@@ -458,6 +515,22 @@ void check_params(const ParamValues& p, std::vector<std::string>* problems) {
 
 }  // namespace
 
+size_t LinkbenchClient::multiget_links(int64_t id1, int64_t link_type, const std::vector<int64_t>& id2s,
+                                       std::vector<LbLink>* out) {
+  std::vector<int64_t> ids = id2s;
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  size_t n = 0;
+  LbLink l;
+  for (int64_t id2 : ids)
+    if (get_link(id1, link_type, id2, &l)) {
+      l.id1 = id1, l.link_type = link_type, l.id2 = id2;
+      out->push_back(l);
+      ++n;
+    }
+  return n;
+}
+
 WorkloadInfo linkbench_info() {
   WorkloadInfo w;
   w.name = "linkbench";
@@ -465,6 +538,10 @@ WorkloadInfo linkbench_info() {
   w.params = {
       {"maxid1", ParamType::Int, int64_t{10001}, "node ids 1..maxid1-1 are loaded; requests draw id1 from [1, maxid1)"},
       {"link_type_count", ParamType::Int, int64_t{2}, "link types"},
+      {"graph", ParamType::Enum, std::string("linkbench"),
+       "out-degree: linkbench (LinkBench's real distribution, coupled to popularity) or lognormal (the earlier "
+       "stand-in, independent of popularity)",
+       {"linkbench", "lognormal"}},
       {"threads", ParamType::Int, int64_t{1}, "requester threads"},
       {"requests", ParamType::Int, int64_t{100000}, "requests in total over requesters (0 = until max_seconds)"},
       {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts"},

@@ -5,6 +5,7 @@
 
 #include "target.h"
 #include "workloads/doc_writer.h"
+#include "workloads/workload.h"
 
 namespace eb {
 namespace {
@@ -104,14 +105,13 @@ class KvIibenchStore final : public IibenchStore {
  public:
   explicit KvIibenchStore(Engine& e) : engine_(e) {}
   void create(const IibenchShape& shape) override {
-    coll_ = std::make_unique<Collection>(engine_, shape.name, iibench_indexes_kv(shape.num_secondary, shape.id_index));
+    coll_ = std::make_unique<Collection>(engine_, shape.name, iibench_indexes(shape.num_secondary, shape.id_index, shape.variant));
   }
   std::unique_ptr<IibenchClient> client() override { return std::make_unique<KvIibenchClient>(engine_, *coll_); }
   json summary_extra() const override {
     if (!coll_) return json::object();
     return {{"logical_index_key_bytes", coll_->index_key_bytes()}};
   }
-  static std::vector<IndexDef> iibench_indexes_kv(int n, bool id);
 
  private:
   Engine& engine_;
@@ -339,8 +339,6 @@ class KvLinkbenchStore final : public LinkbenchStore {
 };
 }  // namespace
 
-std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index);
-std::vector<IndexDef> KvIibenchStore::iibench_indexes_kv(int n, bool id) { return iibench_indexes(n, id); }
 
 std::unique_ptr<SysbenchStore> kv_sysbench_store(Engine& engine) { return std::make_unique<KvSysbenchStore>(engine); }
 std::unique_ptr<IibenchStore> kv_iibench_store(Engine& engine) { return std::make_unique<KvIibenchStore>(engine); }

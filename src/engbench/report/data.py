@@ -168,11 +168,17 @@ def _fmt_params(params: dict) -> str:
                      for k, v in sorted(params.items()))
 
 
+# Params every title shows, defaults included: they say which work ran (iibench's variant).
+ALWAYS_TITLED = ("variant",)
+
+
 def _title(workload, params, names, defaults) -> str:
+    always = {k: params[k] for k in ALWAYS_TITLED if k in params}
     if len(names) == 1:
-        return names[0]
+        return f"{names[0]} ({_fmt_params(always)})" if always else names[0]
     shown = params if defaults is None else {k: v for k, v in params.items()
                                              if k not in defaults or not _same(v, defaults[k])}
+    shown = {**shown, **always}
     return f"{workload} ({_fmt_params(shown)})" if shown else workload
 
 
