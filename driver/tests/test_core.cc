@@ -219,7 +219,8 @@ TEST(Config, EveryProblemIsReportedWithTheValidChoices) {
   EXPECT_NE(all.find("unknown engine 'nosuchengine'; valid: "), std::string::npos) << all;
   for (const auto& n : ebtest::engine_names()) EXPECT_NE(all.find(n), std::string::npos) << n;
   EXPECT_NE(all.find("'max_rows': expected an integer"), std::string::npos) << all;
-  EXPECT_NE(all.find("unknown param 'bogus'; valid: max_rows"), std::string::npos) << all;
+  EXPECT_NE(all.find("unknown param 'bogus'; valid: "), std::string::npos) << all;
+  EXPECT_NE(all.find("max_rows, "), std::string::npos) << all;
 
   // Knobs: a knob of another engine, and a bad enum value.
   for (const auto& e : eb::engine_registry()) {

@@ -27,7 +27,7 @@ const Pin kPins[] = {
      "c117b70b81b1eeae"},
     {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2})", "b4494cbb9d9050be"},
     {"bulk-insert", R"({"num": 5000, "batch": 64, "threads": 1, "shuffle_batches": true})", "3add539ac27a0771"},
-    {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2})", "cf104c5c6fd30ddd"},
+    {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2, "graph": "lognormal"})", "cf104c5c6fd30ddd"},
 };
 
 // cache-pollution hashes its cold pass, whose length is what the engine stores (0 on null).
