@@ -299,3 +299,18 @@ def test_drop_caches_empties_the_page_cache_before_the_driver(scratch, tmp_path,
     m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
     assert m["run_limits"]["drop_caches"] is drop
     assert (_cached_pages(probe) == 0) is drop
+
+
+def test_the_parent_group_goes_with_the_last_run_group():
+    """No cgroup outlives the runs: engbench's parent group is removed with its last run group, and
+    stays while another run's group is still in it."""
+    base = cgroups.root()
+    a = cgroups.RunGroup(f"{os.getpid()}-parent-a", {"memory": 64 << 20}).create()
+    b = cgroups.RunGroup(f"{os.getpid()}-parent-b", {"memory": 64 << 20}).create()
+    parent = base / "memory" / cgroups.PARENT if cgroups.version(base) == 1 else base / cgroups.PARENT
+    try:
+        a.remove()
+        assert parent.is_dir(), "another run's group is still inside"
+    finally:
+        b.remove()
+    assert not parent.exists(), "the last run group takes engbench's parent with it"

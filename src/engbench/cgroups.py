@@ -86,9 +86,15 @@ class RunGroup:
                               "nothing to throttle")
         try:
             for parent in self._parents():
-                self._mkparent(parent)
                 group = parent / self.name
-                group.mkdir()
+                for attempt in (1, 2):  # another run's cleanup may rmdir an empty parent in between
+                    self._mkparent(parent)
+                    try:
+                        group.mkdir()
+                        break
+                    except FileNotFoundError:
+                        if attempt == 2:
+                            raise
                 self.dirs.append(group)
             self._write_limits()
         except BaseException:
@@ -251,6 +257,18 @@ def kill_and_remove(dirs, timeout: float = 10.0) -> None:
                 if time.monotonic() > end:
                     raise
                 time.sleep(0.05)
+        _remove_parent_if_empty(d.parent)
+
+
+def _remove_parent_if_empty(parent: Path) -> None:
+    """engbench's parent group goes with its last run group, so a run leaves no cgroup behind; one
+    that still holds another run's group is busy and stays (rmdir of a non-empty cgroup fails)."""
+    if parent.name != PARENT:
+        return
+    try:
+        parent.rmdir()
+    except OSError:
+        pass
 
 
 def _owner_alive(group: Path) -> bool:
