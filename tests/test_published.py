@@ -215,7 +215,7 @@ def test_ambiguous_inputs_are_reported_not_silently_skipped(tmp_path):
 # -- the repository's own copy of the published tables --------------------------------------------
 
 def test_a_plain_clone_has_every_published_table(monkeypatch):
-    """The default is the repository's data/published (a user's clone has no ../shared), and it holds
+    """The default is the repository's data/published (a plain clone holds nothing outside itself), and it holds
     every CSV that sources.csv describes."""
     monkeypatch.delenv("ENGBENCH_PUBLISHED_DIR", raising=False)
     assert default_published_dir() == paths.REPO / "data" / "published"
@@ -226,11 +226,3 @@ def test_a_plain_clone_has_every_published_table(monkeypatch):
         assert (PUBLISHED / name).is_file(), name
     for extra in ("README.md", "columns.csv", "numbers_in_text.csv"):
         assert (PUBLISHED / extra).is_file(), extra
-
-
-def test_the_copy_matches_the_shared_tables_when_they_are_beside_the_repository():
-    shared = paths.REPO.parent / "shared" / "published"
-    if not shared.is_dir():  # a user's clone: nothing to compare with, the copy is the reference
-        return
-    for src in sorted(shared.glob("*.csv")):
-        assert (PUBLISHED / src.name).read_bytes() == src.read_bytes(), f"data/published/{src.name} is stale"
