@@ -23,16 +23,13 @@ cgroup (any run limit) cgroup.csv gives the run's own device I/O over the client
 (normalize.device.cgroup_per_op: cg_r_per_op, cg_rkb_per_op, cg_w_per_op, cg_wkb_per_op), beside
 iostat's r_per_op ..., which count every user of the device.
 
-Runs of `engbench calibrate` (workload "calibrate") are not workload runs: each is one row of the
-devices table (process_calibration), and every run gets the calibration of the same machine,
-device and limits (device_use: cal_run_id, cal_read_iops, read_iops_use, read_mb_use,
-write_mb_use; NaN without one). Runs that are failed, interrupted, running or abandoned are
+Runs of `engbench calibrate` are not workload runs: they make the devices table, and every run is
+matched with its calibration (engbench.devices). Runs that are failed, interrupted, running or abandoned are
 incomplete: `process` names each one, and with --include-incomplete keeps it as a row with
 incomplete=True (a run whose captures cannot be processed, e.g. abandoned before the driver's
 summary, keeps what its manifest says and the reason in warnings).
 
-Tables (sorted rows, fixed CSV float format, no processing time written anywhere, so the same
-raw input gives byte-identical output):
+Tables (sorted rows, fixed float format, no processing time: the same raw input, the same bytes):
   runs       one row per run (see RUNS_HEAD and the per-op columns)
   latency    run_id, op, count, p50_us, p95_us, p99_us, p999_us, max_us (bucket UPPER bounds),
              max_us_exact (max of intervals.csv latency_us_max)
@@ -46,12 +43,11 @@ raw input gives byte-identical output):
              (step_device_use)
   loads      runs whose summary has a load section: inserts, seconds, q (ips) and, when the summary
              gives the load's window, wkb_per_op (wKB/i), mcpu_per_op (Mcpu/i), rss over it (LOAD_COLS)
-  A metric has one column name in every table (q, <x>_per_op, p999_us); the source documents'
-  names (ips, tps, wKB/i, r/t, p99.9) are display labels of the report only.
+  One column name per metric in every table (q, <x>_per_op, p999_us); ips, tps, wKB/i, r/t and
+  p99.9 are labels of the report only.
   cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
              cold pass and hot scan times (CP_COLS)
-  devices    one row per calibration run (DEVICE_COLS): machine, device, limits, fio's random-read
-             IOPS at QD1 and QD32, random-write IOPS, sequential MB/s (10^6 B), fsync p50/p99 µs
+  devices    one row per calibration run (engbench.devices.DEVICE_COLS)
   engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
              of normalize.workloads.CACHE_STATS from driver/engine_stats_<snapshot>.json
 """
@@ -64,6 +60,7 @@ import numpy as np
 import pandas as pd
 
 from . import normalize as nz
+from .devices import DEVICE_COLS, device_use, process_calibration, step_device_use  # noqa: F401
 from .importer import machine_key
 from .normalize import device as dev
 from . import workloads as registry
@@ -88,9 +85,6 @@ RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "devi
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
              "documents_inserted", "bytes_per_document", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
              "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
-DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
-               "limit.cgroup_version", "randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops",
-               "seqread_mb_per_s", "seqwrite_mb_per_s", "fsync_p50_us", "fsync_p99_us"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -260,67 +254,6 @@ def process_run(run_dir) -> dict:
     out = {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
     out.update(_extras(d, run_id, workload, row["engine"], summ, io, vm, proc, measured, start, cg))
     return out
-
-
-def process_calibration(run_dir) -> dict:
-    """One `engbench calibrate` run directory → its devices row: the figures recomputed from the
-    raw fio/<job>.json by engbench.calibrate.figures (the same function that wrote summary.json),
-    its machine, data device and run limits. A job whose JSON is missing (an interrupted
-    calibration) gives NaN for its figures."""
-    from .calibrate import figures
-
-    d = Path(run_dir)
-    man = _json(d / "manifest.json")
-    hw = man.get("hardware") or {}
-    results = {}
-    for f in sorted((d / "fio").glob("*.json")):
-        jobs = _json(f).get("jobs") or []
-        if jobs:
-            results[f.stem] = jobs[0]
-    fig = figures(results)
-    row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "machine": machine_key(hw),
-           "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits"))}
-    row.update({c: np.nan if fig.get(c) is None else float(fig[c]) for c in DEVICE_COLS if c not in row})
-    return row
-
-
-def device_use(runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
-    """runs with, per run, the calibration made on the same machine, device and limits (the
-    latest by run_id when there are several; none: NaN) and how close the run came to it:
-    cal_read_iops (normalize.device.calibrated_read_iops: QD1 for one client, QD32 for several),
-    read_iops_use = r/s ÷ cal_read_iops, read_mb_use = MB/s read ÷ seqread_mb_per_s,
-    write_mb_use = MB/s written ÷ seqwrite_mb_per_s (normalize.device.use, mb_per_s)."""
-    runs = runs.copy()
-    runs["cal_run_id"] = runs["cal_run_id"].astype(object)
-    ok = devices[devices["status"] == "ok"].sort_values("run_id") if len(devices) else devices
-    latest = {(r["machine"], r["device"], r["limits"]): r for r in ok.to_dict("records")}
-    for i, r in runs.iterrows():
-        cal = latest.get((r["machine"], r["device"], r["limits"]))
-        if cal is None:
-            continue
-        iops = dev.calibrated_read_iops(cal, int(r["clients"]))
-        runs.at[i, "cal_run_id"] = cal["run_id"]
-        runs.at[i, "cal_read_iops"] = iops
-        runs.at[i, "read_iops_use"] = dev.use(r["r_per_s"], iops)
-        runs.at[i, "read_mb_use"] = dev.use(dev.mb_per_s(r["rkb_per_s"]), cal["seqread_mb_per_s"])
-        runs.at[i, "write_mb_use"] = dev.use(dev.mb_per_s(r["wkb_per_s"]), cal["seqwrite_mb_per_s"])
-    return runs
-
-
-def step_device_use(steps: pd.DataFrame, runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
-    """A run's sysbench steps with the calibration its run was matched with (device_use): per
-    step cal_read_iops for the step's clients (QD1 for one, QD32 for several) and
-    read_iops_use = the step's r/s ÷ cal_read_iops."""
-    steps = steps.copy()
-    by_id = devices.set_index("run_id") if len(devices) else None
-    for i, s in steps.iterrows():
-        cal = runs.loc[runs["run_id"] == s["run_id"], "cal_run_id"]
-        if by_id is None or cal.empty or not isinstance(cal.iloc[0], str):
-            continue
-        iops = dev.calibrated_read_iops(by_id.loc[cal.iloc[0]], int(s["clients"]))
-        steps.at[i, "cal_read_iops"] = iops
-        steps.at[i, "read_iops_use"] = dev.use(s["r_per_s"], iops)
-    return steps
 
 
 def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg=None) -> dict:
