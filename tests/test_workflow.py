@@ -174,3 +174,23 @@ def test_an_interrupted_workflow_resumes(tmp_path):
     assert resumed["tiny.sqlite.r1"] == stopped["tiny.sqlite.r1"]  # not run again
     assert [m["status"] for m in resumed["tiny.lmdb.r1"]] == ["interrupted", "ok"]
     assert (root / "paper" / "build" / "paper.html").is_file()
+
+
+def test_several_files_run_round_after_round(tmp_path):
+    # a sweep spread over files (one cache size per file) shares the machine's drift: repetition 1
+    # of every file runs before repetition 2 of any
+    a = wf.write_experiment(tmp_path / "a.yaml")
+    b = wf.write_experiment(tmp_path / "b.yaml")
+    keys = [t.key for t in matrix.targets([a, b])]
+    assert keys == [k.replace("tiny.", "a.") for k in ORDER if k.endswith("r1")] + \
+        [k.replace("tiny.", "b.") for k in ORDER if k.endswith("r1")] + \
+        [k.replace("tiny.", "a.") for k in ORDER if k.endswith("r2")] + \
+        [k.replace("tiny.", "b.") for k in ORDER if k.endswith("r2")]
+
+
+def test_a_memory_limit_the_engine_cache_cannot_fit_in_is_refused_by_the_matrix(tmp_path):
+    exp = wf.write_experiment(tmp_path / "tiny.yaml", ["wiredtiger"], repeat=1)
+    bad = tmp_path / "capped.yaml"
+    bad.write_text(exp.read_text().replace("knobs:\n", "knobs:\n  run.memory_limit: 64MB\n  wiredtiger.cache_size: 256MB\n"))
+    with pytest.raises(params.ParamError, match="cannot hold wiredtiger's cache"):
+        matrix.targets([bad])

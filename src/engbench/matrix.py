@@ -86,21 +86,26 @@ def experiment_targets(params_file: Path, engines: list[str] | None = None) -> l
 
 
 def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True) -> list[Target]:
-    """Every experiment's targets, file after file, in run order. With `validate`, the driver checks
-    every request first (as `experiments.run` does), so a typo surfaces before the first run."""
-    out = [t for f in files for t in experiment_targets(f, engines)]
+    """Every experiment's targets in run order: round after round across the files (repetition 1 of
+    every file, file after file, then repetition 2, ...), so the files of one sweep (a cache size
+    per file, say) share the machine's drift as the engines of one file do. With `validate`, the
+    driver checks every request first (as `experiments.run` does), and the run limits are checked
+    against the engine caches, so a typo or a limit that cannot hold surfaces before the first run."""
+    numbered = [(t.repetition, i, t) for i, f in enumerate(files) for t in experiment_targets(f, engines)]
+    out = [t for _, _, t in sorted(numbered, key=lambda x: x[:2])]  # stable: a file's own order kept
     seen: dict[str, Path] = {}
     for t in out:
         if t.key in seen:
             raise params.ParamError(f"target {t.key} comes from both {seen[t.key]} and {t.params_file}: "
                                     "experiment files need distinct names")
         seen[t.key] = t.params_file
-    if validate:
-        from . import driver
+    if validate:  # the driver's checks, then the run limits' (an engine cache the limit cannot hold)
+        from . import driver, limits
         for t in out:
             try:
-                driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
-            except driver.InvalidConfig as exc:
+                resolved = driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
+                limits.check_fit(limits.split(t.request.knobs)[0], t.engine, resolved.get("knobs"))
+            except (driver.InvalidConfig, params.ParamError) as exc:
                 raise params.ParamError(f"{t.params_file} on {t.engine}: {exc}") from None
     return out
 
