@@ -23,10 +23,13 @@ DiskUsage disk_usage(const std::string& dir) {
        !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     struct stat st;
     if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
-      u.apparent_bytes += static_cast<uint64_t>(st.st_size);
-      u.allocated_bytes += static_cast<uint64_t>(st.st_blocks) * 512;
+      const auto size = static_cast<uint64_t>(st.st_size), blocks = static_cast<uint64_t>(st.st_blocks) * 512;
+      u.apparent_bytes += size;
+      u.allocated_bytes += blocks;
+      u.files.push_back({std::filesystem::relative(it->path(), dir, ec).string(), size, blocks});
     }
   }
+  std::sort(u.files.begin(), u.files.end(), [](const auto& a, const auto& b) { return a.path < b.path; });
   return u;
 }
 

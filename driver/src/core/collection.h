@@ -32,6 +32,11 @@ struct IndexRow {
 struct DiskUsage {
   uint64_t apparent_bytes = 0;   // sum of st_size
   uint64_t allocated_bytes = 0;  // sum of st_blocks * 512
+  struct File {
+    std::string path;  // relative to the data directory
+    uint64_t apparent_bytes = 0, allocated_bytes = 0;
+  };
+  std::vector<File> files;  // every regular file, sorted by path (data vs index files, per table)
 };
 DiskUsage disk_usage(const std::string& dir);
 

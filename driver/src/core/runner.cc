@@ -350,6 +350,10 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   for (auto it = extra.begin(); it != extra.end(); ++it) summary[it.key()] = it.value();
   summary["warnings"] = warnings;
   summary["disk"] = {{"apparent_bytes", du.apparent_bytes}, {"allocated_bytes", du.allocated_bytes}};
+  json files = json::array();
+  for (const auto& f : du.files)
+    files.push_back({{"path", f.path}, {"apparent_bytes", f.apparent_bytes}, {"allocated_bytes", f.allocated_bytes}});
+  summary["disk"]["files"] = files;
   struct rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   summary["driver_process"] = {
