@@ -24,8 +24,8 @@ the values); ``versus_table`` takes the ``versus`` rows from another table. ``by
 groups on the values of its columns (the rule must hold for every pair); without it each group is
 reduced to one number (``agg``: mean, default, or sum). ``along`` orders a series
 (``cache_gb:desc`` = as the cache shrinks); ``each`` splits the rows into one series per value of
-its column (the rule must hold for each). `about` without ``versus`` compares each group with the constant 1
-("about 1 per update" = the ratio of the group's mean to 1).
+its column (the rule must hold for each). `about` without ``versus`` compares each group with the
+constant 1 ("about 1 per update" = the ratio of the group's mean to 1).
 
 Rule functions are pure functions of numbers (or labels) returning (holds, detail).
 """
@@ -76,7 +76,8 @@ def not_increasing(values: list[float], tolerance: float = 0.05) -> tuple[bool, 
 
     holds ⇔ v[i+1] ≤ v[i] · (1 + tolerance) for every i.
     """
-    worst = max(((b / a if a else float("inf")), i) for i, (a, b) in enumerate(zip(values, values[1:])))
+    steps = [(b / a if a else float("inf")) for a, b in zip(values, values[1:])]
+    worst = max((x, i) for i, x in enumerate(steps))
     ok = all(b <= a * (1 + tolerance) for a, b in zip(values, values[1:]))
     return ok, (f"{_ns(values)}: largest step ×{_n(worst[0])} (step {worst[1] + 1}; "
                 f"allowed ≤ ×{_n(1 + tolerance)})")
@@ -113,7 +114,8 @@ def greater(a: float, b: float, factor: float = 1.0) -> tuple[bool, str]:
     """
     ok = a > b and a >= factor * b
     ratio = _n(a / b) if b else "inf"
-    return ok, f"{_n(a)} vs {_n(b)}: ratio {ratio}" + (f" (needs ≥ {_n(factor)})" if factor != 1 else "")
+    need = f" (needs ≥ {_n(factor)})" if factor != 1 else ""
+    return ok, f"{_n(a)} vs {_n(b)}: ratio {ratio}{need}"
 
 
 def less(a: float, b: float, factor: float = 1.0) -> tuple[bool, str]:
@@ -123,7 +125,8 @@ def less(a: float, b: float, factor: float = 1.0) -> tuple[bool, str]:
     """
     ok = a < b and b >= factor * a
     ratio = _n(b / a) if a else "inf"
-    return ok, f"{_n(a)} vs {_n(b)}: other/this {ratio}" + (f" (needs ≥ {_n(factor)})" if factor != 1 else "")
+    need = f" (needs ≥ {_n(factor)})" if factor != 1 else ""
+    return ok, f"{_n(a)} vs {_n(b)}: other/this {ratio}{need}"
 
 
 def similar(a: float, b: float, tolerance: float = 0.10) -> tuple[bool, str]:
@@ -133,7 +136,8 @@ def similar(a: float, b: float, tolerance: float = 0.10) -> tuple[bool, str]:
     """
     hi, lo = max(a, b), min(a, b)
     ok = hi <= lo * (1 + tolerance)
-    return ok, f"{_n(a)} vs {_n(b)}: ratio {_n(hi / lo) if lo else 'inf'} (allowed ≤ {_n(1 + tolerance)})"
+    ratio = _n(hi / lo) if lo else "inf"
+    return ok, f"{_n(a)} vs {_n(b)}: ratio {ratio} (allowed ≤ {_n(1 + tolerance)})"
 
 
 def about(a: float, b: float, n: float, tolerance: float = 0.25) -> tuple[bool, str]:
@@ -141,7 +145,7 @@ def about(a: float, b: float, n: float, tolerance: float = 0.25) -> tuple[bool, 
 
     holds ⇔ n / (1 + tolerance) ≤ a / b ≤ n · (1 + tolerance).
     """
-    r = a / b
+    r = a / b if b else float("inf")
     lo, hi = n / (1 + tolerance), n * (1 + tolerance)
     return lo <= r <= hi, f"{_n(a)} / {_n(b)} = {_n(r)} (about {_n(n)}: {_n(lo)} … {_n(hi)})"
 
@@ -151,7 +155,7 @@ def ratio_below(a: float, b: float, factor: float) -> tuple[bool, str]:
 
     holds ⇔ a / b < factor.
     """
-    r = a / b
+    r = a / b if b else float("inf")
     return r < factor, f"{_n(a)} / {_n(b)} = {_n(r)} (needs < {_n(factor)})"
 
 
@@ -263,7 +267,8 @@ def load_claims(path: str | Path) -> list[Claim]:
 
 
 def parse_selector(text: str) -> list[tuple[str, tuple[str, ...]]]:
-    """'engine=MongoRocks; cache_gb=144|32' -> [('engine', ('MongoRocks',)), ('cache_gb', ('144', '32'))]."""
+    """Row selector: 'engine=MongoRocks; cache_gb=144|32'
+    -> [('engine', ('MongoRocks',)), ('cache_gb', ('144', '32'))]."""
     out = []
     for part in (p.strip() for p in text.split(";")):
         if not part:
@@ -292,7 +297,8 @@ class _Table:
         try:
             sel = parse_selector(selector)
         except ValueError as exc:
-            raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: {exc}") from None
+            raise PublishedInputError(
+                f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: {exc}") from None
         self.need([c for c, _ in sel], claim)
         rows = [r for r in self.rows if all(r[c] in vals for c, vals in sel)]
         if not rows:
@@ -427,6 +433,9 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
         elif rule in ("extreme_max", "extreme_min"):
             others_rows = (t.select(claim.versus, claim) if claim.versus
                            else [r for r in t.rows if r not in rows])
+            if not others_rows:
+                raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
+                                          "no other rows to be the extreme among")
             ok, why = extreme([_num(r, col, claim) for r in rows],
                               [_num(r, col, claim) for r in others_rows], rule.split("_")[1])
             parts.append((col, ok, why))
