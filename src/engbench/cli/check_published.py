@@ -17,7 +17,8 @@ ratios, percent changes, per-operation rates, unit conversions, CPU utilisation 
 CPU figures) with interval arithmetic that honours the precision each value was printed with, and
 say for each whether it is consistent. Then check the source documents' own sentences against
 their tables (claims_in_text.csv: a trend in words, a "best", a "no change", a label that differs
-between a list and a table), one line per claim: holds, CONTRADICTED or differs. Exit status: 0 all
+between a list and a table), one line per claim: holds, CONTRADICTED, differs, or not checkable (the
+numbers are only in a graph the document does not reproduce). Exit status: 0 all
 consistent and every claim holds, 1 some inconsistent, contradicted or differing, 2 bad input."""
 
 
@@ -75,6 +76,6 @@ def run(args) -> int:
         print(f"{len(claims)} claims in the prose of {seeds} documents checked: "
               + ", ".join(f"{verdicts.count(v)} {v}" for v in
                           (claims_mod.HOLDS, claims_mod.CONTRADICTED, claims_mod.DIFFERS,
-                           claims_mod.QUOTE_MISSING) if verdicts.count(v) or v == claims_mod.HOLDS)
+                           claims_mod.NOT_CHECKABLE, claims_mod.QUOTE_MISSING) if verdicts.count(v) or v == claims_mod.HOLDS)
               + ("" if args.seeds_dir else "; quotes not looked up (no --seeds)"), file=out)
     return max(exit_status(findings), claims_mod.exit_status(claims))

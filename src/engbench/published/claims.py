@@ -3,7 +3,9 @@
 `data/published/claims_in_text.csv` holds, one row per claim, a sentence quoted verbatim from a
 seed document, the published table and column(s) it summarizes, and a rule from the small
 vocabulary below that turns the sentence into a test on the table's rows. The verdict is computed
-from the rows, never typed: `holds`, `CONTRADICTED`, or for label rules `differs`.
+from the rows, never typed: `holds`, `CONTRADICTED`, or for label rules `differs`. A claim whose
+numbers the document does not print (a graph it does not reproduce) has rule `not_checkable` and is
+listed as `not checkable`, with the reason in `reading`, so that the list of claims is complete.
 
 Values are the numbers as printed (the midpoint of their rounding interval, `values.parse_printed`):
 a trend in words is a statement about the printed numbers the author was looking at.
@@ -42,6 +44,7 @@ from .values import fmt_number, parse_printed
 
 CLAIMS_FILE = "claims_in_text.csv"
 HOLDS, CONTRADICTED, DIFFERS, QUOTE_MISSING = "holds", "CONTRADICTED", "differs", "QUOTE NOT IN SEED"
+NOT_CHECKABLE = "not checkable"  # rule not_checkable: the numbers are not in any printed table
 FAILING = (CONTRADICTED, DIFFERS, QUOTE_MISSING)
 CLAIM_COLUMNS = ("id", "seed_file", "section", "quote", "table", "column", "rule", "rows",
                  "versus_table", "versus", "by", "along", "each", "agg", "factor", "tolerance",
@@ -246,7 +249,8 @@ class ClaimResult:
                 "relation": f"claim:{self.rule}", "why": f"{self.seed}: {self.reading}"}
 
     def __str__(self) -> str:
-        return (f"claim {self.id} | {self.seed} | “{self.quote}” | {self.table}: {self.column} | "
+        where = f"{self.table}: {self.column}" if self.column else (self.table or "no table")
+        return (f"claim {self.id} | {self.seed} | “{self.quote}” | {where} | "
                 f"{self.rule} | {self.verdict} | {self.detail}")
 
 
@@ -350,7 +354,7 @@ def _series(rows, claim: Claim, table: _Table) -> list[tuple[str, list[dict]]]:
 _PAIR_RULES = {"greater", "less", "similar", "about", "ratio_below"}
 _SERIES_RULES = {"increases", "not_increasing", "flat"}
 RULES = _PAIR_RULES | _SERIES_RULES | {"extreme_max", "extreme_min", "concordant",
-                                       "labels_in_table", "same_order"}
+                                       "labels_in_table", "same_order", "not_checkable"}
 
 
 def _pair_rule(rule: str, a: float, b: float, factor: str, tolerance: str):
@@ -385,6 +389,8 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
     if rule not in RULES:
         raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: unknown rule "
                                   f"{rule!r} (known: {', '.join(sorted(RULES))})")
+    if rule == "not_checkable":
+        return _result(claim, NOT_CHECKABLE, claim.reading)
     t = table(claim.table)
     columns = [c.strip() for c in claim.column.split(",") if c.strip()]
     t.need(columns, claim)
@@ -521,7 +527,7 @@ def exit_status(results: list[ClaimResult]) -> int:
     return 1 if any(r.verdict in FAILING for r in results) else 0
 
 
-__all__ = ["CLAIMS_FILE", "CONTRADICTED", "DIFFERS", "HOLDS", "QUOTE_MISSING", "Claim", "ClaimResult",
+__all__ = ["CLAIMS_FILE", "CONTRADICTED", "DIFFERS", "HOLDS", "NOT_CHECKABLE", "QUOTE_MISSING", "Claim", "ClaimResult",
            "about", "check_all", "check_claims", "concordant", "evaluate", "exit_status", "extreme",
            "flat", "greater", "increases", "labels_in_table", "less", "load_claims", "not_increasing",
            "quote_occurs", "ratio_below", "same_order", "similar"]
