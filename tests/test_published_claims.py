@@ -266,3 +266,17 @@ def test_an_unknown_claims_layout_is_refused(tmp_path):
     (d / C.CLAIMS_FILE).write_text("seed_file,quote,table,rule,verdict\nx.txt,q,t.csv,flat,holds\n")
     with pytest.raises(PublishedInputError, match="unknown columns \\['verdict'\\]"):
         C.load_claims(d / C.CLAIMS_FILE)
+
+
+def test_the_readme_counts_are_the_computed_ones():
+    """The README quotes today's tally; it must be what check-published computes."""
+    import re
+
+    from engbench import paths
+    text = (paths.REPO / "README.md").read_text()
+    m = re.search(r"Today (\d+) claims from .*?: (\d+) hold, (\d+) are not checkable", text, re.S)
+    assert m, "README: 'Today N claims from ...: H hold, K are not checkable' not found"
+    results = C.check_claims(PUBLISHED)
+    verdicts = [r.verdict for r in results]
+    assert (int(m[1]), int(m[2]), int(m[3])) == (
+        len(results), verdicts.count(C.HOLDS), verdicts.count(C.NOT_CHECKABLE))
