@@ -253,6 +253,8 @@ def test_claims_in_csv_output_use_the_findings_columns(tmp_path, capsys):
     (ROW.replace("kb_written,not_increasing", "kb_read,not_increasing"), "has no column kb_read"),
     (ROW.replace("not_increasing", "trends_up"), "unknown rule 'trends_up'"),
     (ROW.replace("cache_gb:desc", "engine:desc"), "has no column engine"),
+    (ROW.replace("kb_written,not_increasing", ",not_increasing"), "rule not_increasing needs a column"),
+    (ROW.replace(",,,,,cache_gb:desc", ",cache_gb=1,,,,cache_gb:desc"), "no row of t.csv matches 'cache_gb=1'"),
 ])
 def test_a_claim_naming_what_the_table_lacks_is_refused(tmp_path, capsys, row, message):
     d = _tiny(tmp_path, row)

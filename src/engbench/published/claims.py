@@ -393,6 +393,9 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
         return _result(claim, NOT_CHECKABLE, claim.reading)
     t = table(claim.table)
     columns = [c.strip() for c in claim.column.split(",") if c.strip()]
+    if not columns:
+        raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
+                                  f"rule {rule} needs a column")
     t.need(columns, claim)
     parts: list[tuple[str, bool, str]] = []
 
