@@ -455,6 +455,9 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
                                           f"{rule} needs a versus group")
             brows = vt.select(claim.versus, claim) if claim.versus else []  # about N: a / 1
             how = claim.agg or "mean"
+            if how not in ("mean", "sum"):
+                raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
+                                          f"agg must be mean or sum, not {how!r}")
             by = [c.strip() for c in claim.by.split(",") if c.strip()]
             if by:
                 t.need(by, claim)
