@@ -181,7 +181,8 @@ def test_cli_default_dir_text_and_csv(capsys):
     assert main(["check-published"]) == 1
     out = capsys.readouterr().out
     assert "| INCONSISTENT | ratio_index:" in out
-    assert "values checked in" in out.splitlines()[-1]
+    assert "values checked in" in out.splitlines()[-2]
+    assert "claims in the prose of" in out.splitlines()[-1]  # then the documents' sentences
     assert main(["check-published", "--csv"]) == 1
     captured = capsys.readouterr()
     rows = list(csv.DictReader(io.StringIO(captured.out)))

@@ -20,6 +20,7 @@ from .values import is_number
 METADATA_SHAPES = {
     "columns": {"csv_file", "column", "printed_header", "unit", "definition"},
     "sources": {"csv_file", "seed_file", "section_heading", "test_conditions"},
+    "claims": {"seed_file", "quote", "table", "rule"},  # claims_in_text.csv, checked by claims.py
 }
 # long shapes: the column naming the quantity, and the column holding its printed value
 QUANTITY_COLUMNS = ("stat", "quantity", "metric")
