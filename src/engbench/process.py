@@ -74,7 +74,8 @@ PER_N = registry.PER_N
 INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
 CALIBRATE = "calibrate"  # engbench calibrate's runs: the devices table, not workload runs
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
-RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "seed", "ncpu",
+RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "target",
+             "repetition", "seed", "ncpu",
              "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.cgroup_version",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
              "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
@@ -103,7 +104,8 @@ CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_st
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
            "cold_docs_passed", "hot_docs_scanned", "hot_misses"]
 STAT_COLS = ["run_id", "snapshot", "stat", "value"]
-EXTRA_TABLES = {"steps": (STEP_COLS, ["run_id", "clients"]), "loads": (LOAD_COLS, ["run_id"]),
+FILE_COLS = ["run_id", "path", "apparent_bytes", "allocated_bytes"]  # summary.disk.files, at the run's end
+EXTRA_TABLES = {"disk_files": (FILE_COLS, ["run_id", "path"]), "steps": (STEP_COLS, ["run_id", "clients"]), "loads": (LOAD_COLS, ["run_id"]),
                 "cache_pollution": (CP_COLS, ["run_id"]),
                 "engine_stats": (STAT_COLS, ["run_id", "snapshot", "stat"])}
 
@@ -184,7 +186,7 @@ def process_run(run_dir) -> dict:
 
     row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
            "machine": machine_key(hw), "engine": man.get("engine", summ.get("engine")), "workload": workload,
-           "experiment": man.get("experiment"),
+           "experiment": man.get("experiment"), **_target(d),
            "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
            **dev.limit_fields(man.get("run_limits")),
            "window_start_unix_s": float(start), "window_end_unix_s": float(end),
@@ -256,6 +258,12 @@ def process_run(run_dir) -> dict:
     return out
 
 
+def _target(d: Path) -> dict:
+    """The workflow target a run realizes (workflow.json, engbench.matrix): its key and repetition."""
+    rec = _json(d / "workflow.json") if (d / "workflow.json").is_file() else {}
+    return {"target": rec.get("key"), "repetition": rec.get("repetition")}
+
+
 def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg=None) -> dict:
     """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
     each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
@@ -274,9 +282,10 @@ def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg
         if f.is_file():
             snaps[snap] = _json(f)
     stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps)]
+    files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}} for f in (summ.get("disk") or {}).get("files") or []]
     return {name: pd.DataFrame(rows, columns=EXTRA_TABLES[name][0])
             for name, rows in (("steps", steps), ("loads", loads), ("cache_pollution", cp),
-                               ("engine_stats", stats))}
+                               ("engine_stats", stats), ("disk_files", files))}
 
 
 def _latency(run_id, hist, measured):
@@ -311,7 +320,7 @@ def _partial(d: Path, man: dict, exc: RunError) -> dict:
     hw = man.get("hardware") or {}
     row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "incomplete": True,
            "machine": machine_key(hw), "engine": man.get("engine"), "workload": man.get("workload"),
-           "experiment": man.get("experiment"), "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
+           "experiment": man.get("experiment"), **_target(d), "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
            "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits")),
            "clients": dev.clients(man.get("params") or {}),
            "warnings": "; ".join(filter(None, [man.get("error"), f"not processed: {exc}"]))}
@@ -330,7 +339,7 @@ def _uniform(col: pd.Series) -> pd.Series:
 
 def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
     """Process run dirs → {"runs", "latency", "intervals", "steps", "loads", "cache_pollution",
-    "engine_stats"} frames, deterministically ordered.
+    "engine_stats", "disk_files"} frames, deterministically ordered.
     Runs with status failed/interrupted/running are skipped (and said so via ``log``) unless
     ``include_incomplete``; then they are kept with incomplete=True."""
     rows, lat, ivl, cals = [], [], [], []

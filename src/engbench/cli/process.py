@@ -1,6 +1,7 @@
 """`engbench process [RUN_DIR ...]`: run directories → data/processed/<table>.{parquet,csv}
-(runs, latency, intervals, and per workload: steps, loads, cache_pollution, engine_stats), then
-the runs in the source documents' columns."""
+(runs, latency, intervals, and per workload: steps, loads, cache_pollution, engine_stats,
+disk_files; then findings and findings_values, engbench.findings), then the runs in the source
+documents' columns."""
 
 import sys
 import warnings
@@ -43,6 +44,9 @@ def run(args) -> int:
             return 2
     for w in caught:
         log(f"warning: {w.message}")
+    from engbench import findings  # the claims of the source documents, judged on these tables
+    tables["findings"] = findings.table(tables)
+    tables["findings_values"] = findings.values(tables)
     for path in write_tables(tables, args.out):
         log(f"wrote {path}")
     for title, frame in source_views(tables["runs"]).items():

@@ -121,13 +121,17 @@ def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float
 
 def cache_stat_rows(engine: str, snapshots: dict) -> list[dict]:
     """(snapshot, stat, value) for the CACHE_STATS of ``engine`` in each snapshot present
-    ({"before": dict, "mid": dict, "after": dict}); a stat missing from a snapshot is left out."""
+    ({"before": dict, "mid": dict, "after": dict}), then the same statistics per table where the
+    engine reports them ("table:cp_hot | cache: bytes currently in the cache": WiredTiger's
+    per-data-source statistics); a stat missing from a snapshot is left out."""
     rows = []
+    wanted = CACHE_STATS.get(engine, [])
     for snap in SNAPSHOTS:
         doc = snapshots.get(snap)
         if not isinstance(doc, dict):
             continue
-        for stat in CACHE_STATS.get(engine, []):
+        per_table = sorted(k for k in doc if " | " in k and k.split(" | ", 1)[1] in wanted)
+        for stat in [*wanted, *per_table]:
             v = doc.get(stat)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 rows.append({"snapshot": snap, "stat": stat, "value": float(v)})

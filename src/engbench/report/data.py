@@ -23,7 +23,7 @@ import pandas as pd
 from .. import workloads as registry
 
 TABLES = ("runs", "latency", "intervals")
-OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats", "devices")  # empty when not processed
+OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats", "devices", "disk_files")  # empty when not processed
 
 
 def _is_na(v) -> bool:

@@ -25,7 +25,7 @@ import mistune
 
 from .. import paths
 from .. import workloads as registry
-from . import charts, data, device, methods, prose, tables, workload_charts, workload_tables
+from . import charts, data, device, findings, methods, prose, tables, workload_charts, workload_tables
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
@@ -226,6 +226,15 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         for ext, body in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
             (build_dir / "tables" / f"{t.name}.{ext}").write_text(body)
     figs = _figures(exps, proc, machine_of, build_dir / "figures", png)
+    fnd_frame, fnd_items, fnd_table = findings.build(proc, build_dir / "figures", charts.save, png)
+    if fnd_table is not None:
+        tabs.append(fnd_table)
+        for ext, body in (("md", fnd_table.markdown()), ("html", fnd_table.html()), ("csv", fnd_table.csv())):
+            (build_dir / "tables" / f"findings.{ext}").write_text(body)
+        counts = fnd_frame["verdict"].value_counts()
+        nums.update({"findings.claims": str(len(fnd_frame))} |
+                    {f"findings.{v.replace(' ', '_')}": str(int(counts.get(v, 0)))
+                     for v in ("holds", "does not hold", "not testable")})
     settings = {"baseline": baseline, "png": png, "processed_tables": list(data.TABLES + data.OPTIONAL)}
     (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
@@ -240,6 +249,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
         formulas=methods.formulas(), processing=methods.processing_notes(), devices=dev_table,
+        findings=fnd_items, findings_table=fnd_table,
         n_manifests=len(manifests), isfinite=math.isfinite)
     text = re.sub(r"\n{3,}", "\n\n", text)
     (build_dir / "paper.md").write_text(text)

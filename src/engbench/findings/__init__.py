@@ -1,0 +1,77 @@
+"""Findings: the source documents' claims, re-measured by the reproduction experiments
+(notebooks/params/repro_*.yaml, `engbench reproduce`) and judged by stated rules.
+
+    findings.table(tables, published_dir) -> DataFrame   one row per claim (data/processed/findings.csv)
+    findings.values(tables) -> DataFrame                 one row per claim, configuration and run (charts)
+
+claims.py holds the claims (the document's words, the metric, what is compared, the rule in
+words), measure.py picks each configuration's values out of the processed tables, rules.py turns
+them into a verdict. The columns:
+
+    id, source, document, words        the claim and where it comes from (seeds, data/published)
+    metric, subject                    what is measured here, on what
+    published                          the document's own values for it (data/published), as printed
+    measured                           per configuration: mean (min–max, n=repetitions)
+    rule, verdict, why                 the rule in words; holds / does not hold / not testable; the numbers
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from . import claims, measure, rules
+
+COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
+           "verdict", "why"]
+VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
+
+
+def published_text(published_dir: Path, spec: tuple) -> str:
+    """The published values a claim rests on, "label: value; …", from data/published/<csv>
+    (rows matching the filter), or "" when the document printed none (a claim about a graph)."""
+    if not spec:
+        return ""
+    name, where, column, label = spec
+    path = Path(published_dir) / name
+    if column is None or not path.is_file():
+        return ""
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    for k, v in where.items():
+        frame = frame[frame[k] == v]
+    return "; ".join(f"{lab}: {val}" for lab, val in zip(frame[label], frame[column]))
+
+
+def evaluate(tables: dict, finding: claims.Finding) -> dict:
+    got = measure.samples(tables, list(finding.picks)) if finding.picks else {}
+    v = finding.rule(got)
+    shown = "; ".join(f"{k}: {rules.spread(xs)}" if xs else f"{k}: no run" for k, xs in got.items())
+    return {"verdict": v.verdict, "why": v.why, "measured": shown}
+
+
+def table(tables: dict, published_dir=None) -> pd.DataFrame:
+    """One row per finding (COLUMNS), in claims.FINDINGS order. Deterministic."""
+    from .. import paths
+    pub = Path(published_dir) if published_dir else paths.REPO / "data" / "published"
+    rows = []
+    for f in claims.FINDINGS:
+        rows.append({"id": f.id, "source": claims.SEED[f.seed], "document": claims.SOURCE[f.seed],
+                     "words": f.words, "metric": f.metric, "subject": f.subject,
+                     "published": published_text(pub, f.published), **evaluate(tables, f), "rule": f.rule_text})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def values(tables: dict) -> pd.DataFrame:
+    """The per-run values behind every finding (VALUE_COLUMNS): what its chart shows."""
+    rows = [{"id": f.id, **r} for f in claims.FINDINGS for r in measure.per_run(tables, list(f.picks))]
+    return pd.DataFrame(rows, columns=VALUE_COLUMNS)
+
+
+def tested(frame: pd.DataFrame) -> bool:
+    """Whether any finding could be tested (the reproduction runs are there)."""
+    return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
+
+
+__all__ = ["table", "values", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]

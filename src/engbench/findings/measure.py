@@ -1,0 +1,107 @@
+"""What a finding measures: one value per run, from the processed tables, for the runs of one
+workflow experiment file (the target key `<file stem>.<engine>.r<n>`, runs.target) and engine.
+
+A `Pick` names the value; `samples(tables, picks)` returns {label: [value per repetition]} in
+repetition order. Values come from the processed tables only (data/processed), never from the
+raw captures, so the findings table is a function of the same tables the paper prints."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+# The WiredTiger files of one collection: "<collection>.wt" holds the documents, every other
+# "<collection>.<index>.wt" an index (the driver's naming: docs/driver.md).
+_WT_FILE = re.compile(r"^(?P<coll>[^.]+)(?:\.(?P<index>.+))?\.wt$")
+
+
+@dataclass(frozen=True)
+class Pick:
+    """One configuration's values. `value` is a runs column, or "<table>:<column>" with `where`
+    selecting the row(s) of that table for a run (e.g. steps:q with clients=32, latency:p99_us with
+    op=update_node, engine_stats:value with snapshot/stat), or a derived value named in DERIVED."""
+    label: str
+    experiment: str          # the experiment file's stem (notebooks/params/<stem>.yaml)
+    engine: str
+    value: str
+    where: dict = field(default_factory=dict)
+
+    def __hash__(self):
+        return hash((self.label, self.experiment, self.engine, self.value, tuple(sorted(self.where.items()))))
+
+
+def experiment_of(target) -> str | None:
+    """The experiment file stem of a target key ("repro_x.rocksdb.r2" → "repro_x")."""
+    return target.split(".")[0] if isinstance(target, str) and target.count(".") >= 2 else None
+
+
+def runs_of(runs: pd.DataFrame, experiment: str, engine: str) -> pd.DataFrame:
+    """The ok runs of one experiment file on one engine, by repetition (then run id)."""
+    if "target" not in runs:
+        return runs.iloc[0:0]
+    sel = runs[(runs["target"].map(experiment_of) == experiment) & (runs["engine"] == engine)
+               & (runs["status"] == "ok")]
+    return sel.sort_values(["repetition", "run_id"], kind="stable")
+
+
+def wt_file_bytes(files: pd.DataFrame, run_id: str, kind: str) -> float:
+    """Allocated bytes of a run's WiredTiger collection files: kind "data" sums "<coll>.wt",
+    "index" sums "<coll>.<index>.wt" (WiredTiger's own files, WiredTiger*.wt, are neither)."""
+    total, seen = 0.0, False
+    for path, size in files.loc[files["run_id"] == run_id, ["path", "allocated_bytes"]].itertuples(index=False):
+        m = _WT_FILE.match(str(path))
+        if not m or str(path).startswith("WiredTiger"):
+            continue
+        if (kind == "index") == (m.group("index") is not None):
+            total += float(size)
+            seen = True
+    return total if seen else math.nan
+
+
+DERIVED = {
+    "wt_data_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "data"),
+    "wt_index_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "index"),
+}
+
+
+def value(tables: dict, run: pd.Series, pick: Pick) -> float:
+    """The value `pick` names for one run (NaN when the run has none)."""
+    if pick.value in DERIVED:
+        return DERIVED[pick.value](tables, run["run_id"])
+    if ":" not in pick.value:
+        v = run.get(pick.value)
+        return float(v) if v is not None and v == v else math.nan
+    table, column = pick.value.split(":", 1)
+    frame = tables.get(table)
+    if frame is None or column not in frame:
+        return math.nan
+    sel = frame[frame["run_id"] == run["run_id"]]
+    for k, want in pick.where.items():
+        sel = sel[sel[k].astype(str) == str(want)]
+    if len(sel) != 1:
+        return math.nan
+    return float(sel[column].iloc[0])
+
+
+def samples(tables: dict, picks: list) -> dict:
+    """{label: [value per repetition]} (a run without the value is left out, so n says so)."""
+    out = {}
+    for p in picks:
+        vals = [value(tables, run, p) for _, run in runs_of(tables["runs"], p.experiment, p.engine).iterrows()]
+        out[p.label] = [v for v in vals if v == v]
+    return out
+
+
+def per_run(tables: dict, picks: list) -> list[dict]:
+    """The long form behind a finding's chart: (label, run_id, repetition, value)."""
+    rows = []
+    for p in picks:
+        for _, run in runs_of(tables["runs"], p.experiment, p.engine).iterrows():
+            v = value(tables, run, p)
+            if v == v:
+                rows.append({"label": p.label, "run_id": run["run_id"], "repetition": int(run["repetition"]),
+                             "value": v})
+    return rows
