@@ -1,6 +1,6 @@
 """Charts of the workload-specific tables (engbench.report.workload_tables): the sysbench-update
-concurrency sweep against the number of clients, and cache-pollution's hot read rate before /
-during / after the cold pass. Same theme, titles and subtitles as engbench.report.charts."""
+concurrency sweep against the number of clients, cache-pollution's hot read rate before /
+during / after the cold pass, and YCSB's read, update and space amplification per engine. Same theme, titles and subtitles as engbench.report.charts."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..normalize import device as dev
 from .charts import CEILING_SPAN, _color, _title
+from .theme import engine_scale
 from .workload_tables import with_config
 
 STEP_METRICS = [("q", "updates per second (tps)"), ("r_per_op", "disk reads per update (r/t)")]
@@ -92,3 +93,33 @@ def cache_phases(exp, cp, machine: str):
     ).properties(width=360, height=220,
                  title=_title("Hot reads around the cold pass", exp.workload, machine, len(exp.runs),
                               exp.title))
+
+
+def ycsb_rum(frame, machine: str, n_runs: int | None = None):
+    """Read amplification (YCSB C point reads, E scans), update amplification (A, B, F) and space
+    amplification per engine configuration, side by side: one panel per amplification, a bar per
+    configuration (the mean of workload_tables.ycsb_rum_frame), each panel on its own scale (read
+    amplification of a cached run is near 0, space amplification near 1 or more), a dashed rule
+    at 1 (as many bytes as the records hold). None without a number to show."""
+    from .charts import RUM_CAPTION
+    from .workload_tables import YCSB_AMPS
+    if frame is None or frame.empty:
+        return None
+    data = frame.assign(value=frame["value"].round(4))
+    configs = list(dict.fromkeys(data["config"]))
+    amps = [a for a, _, _ in YCSB_AMPS if a in set(data["amplification"])]
+    color = alt.Color("config:N", title="engine", scale=engine_scale(configs), sort=configs)
+    base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=configs, axis=alt.Axis(labelAngle=-30)))
+    bars = base.mark_bar().encode(
+        y=alt.Y("value:Q", title="measured bytes / logical bytes"), color=color,
+        tooltip=["config:N", "amplification:N", alt.Tooltip("value:Q", format=".3f"), "n:Q", "letters:N"])
+    labels = base.mark_text(dy=-6, fontSize=10).encode(y="value:Q", text=alt.Text("value:Q", format=".2f"))
+    one = alt.Chart().mark_rule(strokeDash=[4, 3], color="#444").encode(y=alt.datum(1))
+    n = int(frame.attrs.get("n_runs", data["n"].max())) if n_runs is None else n_runs
+    missing = [a for a, _, _ in YCSB_AMPS if a not in amps]
+    notes = [RUM_CAPTION] + ([f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by"]
+                             if missing else [])
+    return alt.layer(bars, labels, one, data=data).properties(width=150, height=200).facet(
+        column=alt.Column("amplification:N", title=None, sort=amps),
+        title=_title("RUM amplification per engine", "ycsb", machine, n, notes),
+    ).resolve_scale(y="independent")
