@@ -104,3 +104,13 @@ def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts
                      "engine_reads_per_op": _ratio(reads, ops), "engine_kb_per_op": _ratio(nbytes / 1024, ops),
                      "engine_read_amp": _ratio(_ratio(nbytes, ops), logical_per_op)})
     return pd.DataFrame(rows, columns=ENGINE_READ_COLS)
+
+
+def own_read_amplification(cg_rkb_per_op, logical_bytes_read, ops) -> float:
+    """read amp from the run's own device reads (its cgroup's counters, runs.cg_rkb_per_op; only
+    runs with run limits have them) rather than iostat's, which counts every user of the disk:
+
+        own read amp = cg_rkb_per_op × 1024 / (logical_bytes_read / ops)"""
+    if cg_rkb_per_op is None or cg_rkb_per_op != cg_rkb_per_op:
+        return float("nan")
+    return _ratio(float(cg_rkb_per_op) * 1024, _ratio(logical_bytes_read, ops))

@@ -112,12 +112,13 @@ def ycsb_rum(frame, machine: str, n_runs: int | None = None):
     base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=configs, axis=alt.Axis(labelAngle=-30)))
     bars = base.mark_bar().encode(
         y=alt.Y("value:Q", title="measured bytes / logical bytes"), color=color,
-        tooltip=["config:N", "amplification:N", alt.Tooltip("value:Q", format=".3f"), "n:Q", "letters:N"])
+        tooltip=["config:N", "amplification:N", alt.Tooltip("value:Q", format=".3f"), "n:Q", "letters:N",
+                 "source:N"])
     labels = base.mark_text(dy=-6, fontSize=10).encode(y="value:Q", text=alt.Text("value:Q", format=".2f"))
     one = alt.Chart().mark_rule(strokeDash=[4, 3], color="#444").encode(y=alt.datum(1))
     n = int(frame.attrs.get("n_runs", data["n"].max())) if n_runs is None else n_runs
     missing = [a for a, _, _ in YCSB_AMPS if a not in amps]
-    notes = [RUM_CAPTION] + ([f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by"]
+    notes = [RUM_CAPTION, "read amp: the runs' own device reads (cgroup) where they have them, else iostat's"] + ([f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by"]
                              if missing else [])
     return alt.layer(bars, labels, one, data=data).properties(width=150, height=200).facet(
         column=alt.Column("amplification:N", title=None, sort=amps),

@@ -277,7 +277,9 @@ YCSB_AMPS = [("read amp (C: point reads)", "read_amp", ("c",)),
              ("read amp (E: scans)", "read_amp", ("e",)),
              ("update amp (A, B, F)", "write_amp", ("a", "b", "f")),
              ("space amp", "space_amp", tuple("abcdef"))]
-YCSB_RUM_COLS = [("read_amp", "read amp", 2), ("engine_read_amp", "engine read amp", 2),
+YCSB_RUM_FRAME = ["config", "engine", "amplification", "value", "n", "letters", "source"]
+YCSB_RUM_COLS = [("read_amp", "read amp", 2), ("own_read_amp", "own read amp (cgroup)", 2),
+                 ("engine_read_amp", "engine read amp", 2),
                  ("engine_reads_per_op", "engine reads/op", 2), ("engine_kb_per_op", "engine KB/op", 2),
                  ("r_per_op", "r/op (iostat)", 2), ("cg_r_per_op", "own r/op (cgroup)", 2),
                  ("write_amp", "update amp", 2), ("space_amp", "space amp", 2)]
@@ -289,7 +291,7 @@ def ycsb_runs(runs, engine_stats, intervals):
     the runs have several: runs of different limits are never one mean) and the engine's own
     read counters (normalize.rum.engine_reads). The paper passes one machine and one set of run
     limits at a time (paper.where_groups)."""
-    from ..normalize.rum import ENGINE_READ_COLS, engine_reads
+    from ..normalize.rum import ENGINE_READ_COLS, engine_reads, own_read_amplification
     from .data import config_labels
     y = runs[runs["workload"] == "ycsb"].copy()
     if y.empty:
@@ -301,6 +303,8 @@ def ycsb_runs(runs, engine_stats, intervals):
             extra = what + " " + y[col].astype(str)
             y["config"] = [f"{c[:-1]}; {x})" if c.endswith(")") else f"{c} ({x})"
                            for c, x in zip(y["config"], extra)]
+    y["own_read_amp"] = [own_read_amplification(r.get("cg_rkb_per_op"), r["logical_bytes_read"], r["ops"])
+                         for r in y.to_dict("records")]
     er = engine_reads(y, engine_stats, intervals)
     return y.merge(er if len(er) else pd.DataFrame(columns=ENGINE_READ_COLS), on="run_id", how="left")
 
@@ -315,23 +319,31 @@ def _ycsb_order(y):
 def ycsb_rum_frame(runs, engine_stats, intervals) -> pd.DataFrame:
     """Per engine configuration and amplification of YCSB_AMPS: the mean over the configuration's
     YCSB runs of the amplification's letters (amplification NaN, e.g. no device sample, left
-    out), with n (runs averaged) and the letters they ran. Columns config, engine,
-    amplification, value, n, letters; a row only where some run has a number; attrs["n_runs"]: the
-    YCSB runs in ``runs``."""
+    out), with n (runs averaged) and the letters they ran. Read amplification is the run's own
+    (cgroup counters: own_read_amp, normalize.rum.own_read_amplification) where the run has
+    them (runs with run limits), else iostat's read_amp (the whole disk); source says which.
+    Columns YCSB_RUM_FRAME; a row only where some run has a number; attrs["n_runs"]: the YCSB
+    runs in ``runs``."""
     y = ycsb_runs(runs, engine_stats, intervals)
     rows = []
     if y.empty:
-        return pd.DataFrame(columns=["config", "engine", "amplification", "value", "n", "letters"])
+        return pd.DataFrame(columns=YCSB_RUM_FRAME)
     for cfg in _ycsb_order(y):
         g = y[y["config"] == cfg]
         for label, col, letters in YCSB_AMPS:
             h = g[g["letter"].isin(letters)]
-            v = pd.to_numeric(h[col], errors="coerce").dropna()
+            v = pd.to_numeric(h[col], errors="coerce")
+            src = pd.Series("du" if col == "space_amp" else "iostat", index=h.index)
+            if col == "read_amp":
+                own = pd.to_numeric(h["own_read_amp"], errors="coerce")
+                v, src = v.where(own.isna(), own), src.where(own.isna(), "cgroup")
+            v = v.dropna()
             if len(v):
                 rows.append({"config": cfg, "engine": str(g["engine"].iloc[0]), "amplification": label,
                              "value": float(v.mean()), "n": len(v),
-                             "letters": ", ".join(sorted(h.loc[v.index, "letter"].str.upper().unique()))})
-    out = pd.DataFrame(rows, columns=["config", "engine", "amplification", "value", "n", "letters"])
+                             "letters": ", ".join(sorted(h.loc[v.index, "letter"].str.upper().unique())),
+                             "source": ", ".join(sorted(src[v.index].unique()))})
+    out = pd.DataFrame(rows, columns=YCSB_RUM_FRAME)
     out.attrs["n_runs"] = len(y)
     return out
 
@@ -356,7 +368,8 @@ def ycsb_rum_table(runs, engine_stats, intervals, tag: str = "") -> Table | None
     return _table(f"ycsb.rum{tag}", "ycsb — read, update and space amplification, with the engines' "
                   "read counters",
                   "read amp = iostat's device bytes read ÷ logical bytes the reads and scans returned "
-                  "(measured window); engine read amp = the engine's bytes read per operation ÷ logical "
+                  "(measured window; iostat counts every user of the disk), own read amp = the same with "
+                  "the run's own cgroup counters (runs with run limits only); engine read amp = the engine's bytes read per operation ÷ logical "
                   "bytes returned per operation, engine reads/op = its counter (engine counter: "
                   "WiredTiger pages read into cache, RocksDB block cache misses) per operation, both "
                   "over the run phase from engine_stats before/after (normalize.rum.engine_reads); "
