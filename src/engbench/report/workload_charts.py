@@ -1,8 +1,11 @@
 """Charts of the workload-specific tables (engbench.report.workload_tables): the sysbench-update
 concurrency sweep against the number of clients, cache-pollution's hot read rate before /
-during / after the cold pass, and YCSB's read, update and space amplification per engine. Same theme, titles and subtitles as engbench.report.charts."""
+during / after the cold pass, and YCSB's read, update and space amplification per engine. Same
+theme, titles and subtitles as engbench.report.charts."""
 
 from __future__ import annotations
+
+import json
 
 import altair as alt
 import pandas as pd
@@ -124,3 +127,29 @@ def ycsb_rum(frame, machine: str, n_runs: int | None = None):
         column=alt.Column("amplification:N", title=None, sort=amps),
         title=_title("RUM amplification per engine", "ycsb", machine, n, notes),
     ).resolve_scale(y="independent")
+
+
+def ycsb_rum_of_runs(run_dirs):
+    """The RUM table (workload_tables.ycsb_rum_table) and chart (ycsb_rum) of the YCSB runs in
+    ``run_dirs`` (what notebooks/ycsb.ipynb shows of the runs it made): the runs are processed
+    by engbench.process into a temporary directory (data/processed is left alone) and read back
+    as the paper reads data/processed. (None, None) when none of them is a complete YCSB run."""
+    import tempfile
+    from pathlib import Path
+
+    from .. import process
+    from . import data
+    from .workload_tables import ycsb_rum_frame, ycsb_rum_table
+    dirs = [Path(d) for d in run_dirs]
+    with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
+        process.write_tables(process.build_tables(dirs), tmp)
+        proc = data.load_processed(tmp)
+    runs = proc["runs"][proc["runs"]["workload"] == "ycsb"]
+    if runs.empty:
+        return None, None
+    manifests = {d.name: json.loads((d / "manifest.json").read_text()) for d in dirs}
+    where = data.where_label(manifests, runs)
+    table = ycsb_rum_table(runs, proc["engine_stats"], proc["intervals"])
+    table.caption += f" Measured on {where}."
+    frame = ycsb_rum_frame(runs, proc["engine_stats"], proc["intervals"])
+    return table, ycsb_rum(frame, where)
