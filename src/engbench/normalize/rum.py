@@ -72,8 +72,10 @@ def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts
     the end of the run phase, so the counters span the warmup as well: they are divided by the
     operations of that same span, and the logical bytes per operation of the measured window
     stand for the warmup's. An engine read is not a device read: a block or page the engine does
-    not hold may still come from the OS page cache (iostat's read_amp is then lower). NaN where a
-    snapshot, a stat or the operations are missing."""
+    not hold may still come from the OS page cache (iostat's read_amp is then lower). The
+    counters are the engine's, not the workload's: reads of its own background work during the
+    run phase (WiredTiger's checkpoints and eviction, RocksDB's compactions where its tickers
+    count them) are in them too. NaN where a snapshot, a stat or the operations are missing."""
     import pandas as pd
 
     nan = float("nan")
