@@ -179,6 +179,12 @@ def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
     assert "![ycsb: read, update and space amplification per engine" in ycsb
     assert "(figures/ycsb.rum.svg)" in ycsb and (build / "figures" / "ycsb.rum.svg").is_file()
     assert "engine reads/op" in ycsb and (build / "tables" / "ycsb.rum.csv").is_file()
+    assert "Read amplification comes from the YCSB C (point reads) and E (scans) runs" in ycsb
+    # the table's cells are the RUM table's, as printed
+    from engbench.report import data, workload_tables
+    proc = data.load_processed(root / "processed")
+    t = workload_tables.ycsb_rum_table(proc["runs"], proc["engine_stats"], proc["intervals"])
+    assert t.markdown() in ycsb
     head = md.split("\n## ycsb\n", 1)[0]
     assert "ycsb.rum" not in head  # only in the ycsb section
 

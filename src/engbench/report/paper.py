@@ -177,8 +177,15 @@ def sections(exps, proc, nums) -> list[dict]:
                 t = workload_tables.ycsb_rum_table(sub, proc["engine_stats"], proc["intervals"], tag)
                 if t is not None:
                     t.caption += f" Measured on {where(sub)}."
+                    t.title += f" ({where(sub)})" if tag else ""
                     wl_tabs.append(t)
                 frame = workload_tables.ycsb_rum_frame(sub, proc["engine_stats"], proc["intervals"])
+                if t is not None and not text:
+                    text.append("Read amplification comes from the YCSB C (point reads) and E (scans) "
+                                "runs, update amplification from A, B and F, space amplification from "
+                                "every letter; the table puts each engine's own read counters beside "
+                                "read amplification (an engine read the OS page cache serves is no "
+                                "device read).")
                 charts_.append((f"ycsb.rum{tag}", f"ycsb: read, update and space amplification per engine "
                                 f"({where(sub)}). " + charts.RUM_CAPTION,
                                 workload_charts.ycsb_rum(frame, where(sub), len(sub))))
