@@ -81,7 +81,8 @@ def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts
     nan = float("nan")
     st = engine_stats.pivot_table(index="run_id", columns=["snapshot", "stat"], values="value",
                                   aggfunc="first") if len(engine_stats) else pd.DataFrame()
-    iv = intervals[intervals["op"] == main_op].groupby("run_id")[counts].sum() if len(intervals) else pd.Series(dtype=float)
+    iv = (intervals[intervals["op"] == main_op].groupby("run_id")[counts].sum() if len(intervals)
+          else pd.Series(dtype=float))
 
     def delta(run_id, names):
         total = 0.0

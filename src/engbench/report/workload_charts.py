@@ -121,8 +121,9 @@ def ycsb_rum(frame, machine: str, n_runs: int | None = None):
     one = alt.Chart().mark_rule(strokeDash=[4, 3], color="#444").encode(y=alt.datum(1))
     n = int(frame.attrs.get("n_runs", data["n"].max())) if n_runs is None else n_runs
     missing = [a for a, _, _ in YCSB_AMPS if a not in amps]
-    notes = [RUM_CAPTION, "read amp: the runs' own device reads (cgroup) where they have them, else iostat's"] + ([f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by"]
-                             if missing else [])
+    notes = [RUM_CAPTION, "read amp: the runs' own device reads (cgroup) where they have them, else iostat's"]
+    if missing:
+        notes.append(f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by")
     return alt.layer(bars, labels, one, data=data).properties(width=150, height=200).facet(
         column=alt.Column("amplification:N", title=None, sort=amps),
         title=_title("RUM amplification per engine", "ycsb", machine, n, notes),

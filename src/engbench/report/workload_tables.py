@@ -349,10 +349,11 @@ def ycsb_rum_frame(runs, engine_stats, intervals) -> pd.DataFrame:
 
 
 def ycsb_rum_table(runs, engine_stats, intervals, tag: str = "") -> Table | None:
-    """One row per engine configuration and YCSB letter: read amplification (iostat) with the
-    engine's own read counters beside it (normalize.rum.engine_reads: engine read amp, its
-    reads and KB per operation), device reads per operation from iostat and from the run's own
-    cgroup, update and space amplification; mean (min–max) of the runs."""
+    """One row per engine configuration and YCSB letter: read amplification (iostat's, and the
+    run's own from its cgroup when it has run limits) with the engine's own read counters beside
+    it (normalize.rum.engine_reads: engine read amp, its reads and KB per operation), device
+    reads per operation from iostat and from the run's own cgroup, update and space
+    amplification; mean (min–max) of the runs."""
     y = ycsb_runs(runs, engine_stats, intervals)
     if y.empty:
         return None
@@ -368,11 +369,12 @@ def ycsb_rum_table(runs, engine_stats, intervals, tag: str = "") -> Table | None
     return _table(f"ycsb.rum{tag}", "ycsb — read, update and space amplification, with the engines' "
                   "read counters",
                   "read amp = iostat's device bytes read ÷ logical bytes the reads and scans returned "
-                  "(measured window; iostat counts every user of the disk), own read amp = the same with "
-                  "the run's own cgroup counters (runs with run limits only); engine read amp = the engine's bytes read per operation ÷ logical "
-                  "bytes returned per operation, engine reads/op = its counter (engine counter: "
-                  "WiredTiger pages read into cache, RocksDB block cache misses) per operation, both "
-                  "over the run phase from engine_stats before/after (normalize.rum.engine_reads); "
-                  "an engine read may be served by the OS page cache, a device read (r/op) may not. "
+                  "(measured window; iostat counts every user of the disk), own read amp = the same "
+                  "with the run's own cgroup counters (runs with run limits only); engine read amp = "
+                  "the engine's bytes read per operation ÷ logical bytes returned per operation, "
+                  "engine reads/op = its counter (engine counter: WiredTiger pages read into cache, "
+                  "RocksDB block cache misses) per operation, both over the run phase from "
+                  "engine_stats before/after (normalize.rum.engine_reads); the OS page cache may "
+                  "serve an engine read, while r/op counts only the device's reads. "
                   "NA: no counter (LMDB, SQLite), no device sample, or nothing read.",
                   ["engine", "workload", "n", "engine counter"] + [h for _, h, _ in YCSB_RUM_COLS], rows)
