@@ -281,7 +281,7 @@ def _extras(d, run_id, workload, engine, summ, io, vm, proc, measured, start, cg
         f = d / "driver" / f"engine_stats_{snap}.json"
         if f.is_file():
             snaps[snap] = _json(f)
-    stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps)]
+    stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps, workload)]
     files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}} for f in (summ.get("disk") or {}).get("files") or []]
     return {name: pd.DataFrame(rows, columns=EXTRA_TABLES[name][0])
             for name, rows in (("steps", steps), ("loads", loads), ("cache_pollution", cp),

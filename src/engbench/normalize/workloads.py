@@ -23,6 +23,16 @@ CACHE_STATS = {
                 "rocksdb.block.cache.miss", "rocksdb.block.cache.data.hit", "rocksdb.block.cache.data.miss"],
 }
 CACHE_STATS["wiredtiger-lsm"] = CACHE_STATS["wiredtiger"]
+# the engines' own read counters, kept beside them for the workloads that measure reads (YCSB), so
+# that engbench.normalize.rum.engine_reads can put them beside read amplification; the runs of
+# other workloads keep exactly the CACHE_STATS rows
+READ_STATS = {
+    "wiredtiger": ["cache: pages read into cache", "cache: bytes read into cache"],
+    "rocksdb": ["rocksdb.block.cache.miss", "rocksdb.last.level.read.bytes",
+                "rocksdb.non.last.level.read.bytes"],
+}
+READ_STATS["wiredtiger-lsm"] = READ_STATS["wiredtiger"]
+READ_STATS_WORKLOADS = ("ycsb",)
 SNAPSHOTS = ("before", "mid", "after")
 
 
@@ -119,19 +129,22 @@ def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float
     return row
 
 
-def cache_stat_rows(engine: str, snapshots: dict) -> list[dict]:
-    """(snapshot, stat, value) for the CACHE_STATS of ``engine`` in each snapshot present
-    ({"before": dict, "mid": dict, "after": dict}), then the same statistics per table where the
-    engine reports them ("table:cp_hot | cache: bytes currently in the cache": WiredTiger's
-    per-data-source statistics); a stat missing from a snapshot is left out."""
+def cache_stat_rows(engine: str, snapshots: dict, workload: str | None = None) -> list[dict]:
+    """(snapshot, stat, value) for the CACHE_STATS of ``engine`` (and its READ_STATS when
+    ``workload`` is one of READ_STATS_WORKLOADS) in each snapshot present ({"before": dict,
+    "mid": dict, "after": dict}), then the same statistics per table where the engine reports them
+    ("table:cp_hot | cache: bytes currently in the cache": WiredTiger's per-data-source
+    statistics); a stat missing from a snapshot is left out."""
+    names = list(CACHE_STATS.get(engine, []))
+    if workload in READ_STATS_WORKLOADS:
+        names += [n for n in READ_STATS.get(engine, []) if n not in names]
     rows = []
-    wanted = CACHE_STATS.get(engine, [])
     for snap in SNAPSHOTS:
         doc = snapshots.get(snap)
         if not isinstance(doc, dict):
             continue
-        per_table = sorted(k for k in doc if " | " in k and k.split(" | ", 1)[1] in wanted)
-        for stat in [*wanted, *per_table]:
+        per_table = sorted(k for k in doc if " | " in k and k.split(" | ", 1)[1] in names)
+        for stat in [*names, *per_table]:
             v = doc.get(stat)
             if isinstance(v, (int, float)) and not isinstance(v, bool):
                 rows.append({"snapshot": snap, "stat": stat, "value": float(v)})

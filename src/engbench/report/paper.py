@@ -171,8 +171,26 @@ def sections(exps, proc, nums) -> list[dict]:
                     wl_tabs.append(t)
                 said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
                 text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
+        charts_ = []
+        if w == "ycsb":  # the RUM table and chart across YCSB's letters, per machine and run limits
+            for tag, sub in where_groups(proc["runs"][proc["runs"]["workload"] == w]):
+                t = workload_tables.ycsb_rum_table(sub, proc["engine_stats"], proc["intervals"], tag)
+                if t is not None:
+                    t.caption += f" Measured on {where(sub)}."
+                    t.title += f" ({where(sub)})" if tag else ""
+                    wl_tabs.append(t)
+                frame = workload_tables.ycsb_rum_frame(sub, proc["engine_stats"], proc["intervals"])
+                if t is not None and not text:
+                    text.append("Read amplification comes from the YCSB C (point reads) and E (scans) "
+                                "runs, update amplification from A, B and F, space amplification from "
+                                "every letter; the table puts each engine's own read counters beside "
+                                "read amplification (an engine read the OS page cache serves is no "
+                                "device read).")
+                charts_.append((f"ycsb.rum{tag}", f"ycsb: read, update and space amplification per engine "
+                                f"({where(sub)}). " + charts.RUM_CAPTION,
+                                workload_charts.ycsb_rum(frame, where(sub), len(sub))))
         out.append({"workload": w, "intro": registry.get(w).intro, "tables": wl_tabs, "text": text,
-                    "exps": [e for e in exps if e.workload == w]})
+                    "exps": [e for e in exps if e.workload == w], "charts": charts_, "figures": []})
     return out
 
 
@@ -235,6 +253,11 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         nums.update({"findings.claims": str(len(fnd_frame))} |
                     {f"findings.{v.replace(' ', '_')}": str(int(counts.get(v, 0)))
                      for v in ("holds", "does not hold", "not testable")})
+    for s in secs:  # workload-level charts (ycsb's RUM)
+        for stem, caption, chart in s.pop("charts"):
+            if chart is not None:
+                charts.save(chart, build_dir / "figures" / stem, png=png)
+                s["figures"].append((caption, f"figures/{stem}.svg"))
     settings = {"baseline": baseline, "png": png, "processed_tables": list(data.TABLES + data.OPTIONAL)}
     (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")

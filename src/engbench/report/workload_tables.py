@@ -266,3 +266,115 @@ def read_once_table(runs, cp, stats, tag: str = "") -> Table | None:
     return _table(f"cache-pollution.read_once{tag}", "cache-pollution — read_once true vs false",
                   "Means of the runs; change = (true − false) ÷ false × 100, as the source's pct "
                   "change.", head, rows)
+
+
+# --- ycsb: the RUM table -----------------------------------------------------------------
+
+# amplification → (runs column, the YCSB letters whose runs measure it): read amplification of
+# point reads (C) and of short scans (E), update amplification of the letters that update
+# records in place (A, B, F), space amplification of every letter
+YCSB_AMPS = [("read amp (C: point reads)", "read_amp", ("c",)),
+             ("read amp (E: scans)", "read_amp", ("e",)),
+             ("update amp (A, B, F)", "write_amp", ("a", "b", "f")),
+             ("space amp", "space_amp", tuple("abcdef"))]
+YCSB_RUM_FRAME = ["config", "engine", "amplification", "value", "n", "letters", "source"]
+YCSB_RUM_COLS = [("read_amp", "read amp", 2), ("own_read_amp", "own read amp (cgroup)", 2),
+                 ("engine_read_amp", "engine read amp", 2),
+                 ("engine_reads_per_op", "engine reads/op", 2), ("engine_kb_per_op", "engine KB/op", 2),
+                 ("r_per_op", "r/op (iostat)", 2), ("cg_r_per_op", "own r/op (cgroup)", 2),
+                 ("write_amp", "update amp", 2), ("space_amp", "space amp", 2)]
+
+
+def ycsb_runs(runs, engine_stats, intervals):
+    """The YCSB runs of ``runs`` with their letter, a row label (config: the engine, plus the
+    knobs that differ between that engine's YCSB runs, plus the machine and the run limits when
+    the runs have several: runs of different limits are never one mean) and the engine's own
+    read counters (normalize.rum.engine_reads). The paper passes one machine and one set of run
+    limits at a time (paper.where_groups)."""
+    from ..normalize.rum import ENGINE_READ_COLS, engine_reads, own_read_amplification
+    from .data import config_labels
+    y = runs[runs["workload"] == "ycsb"].copy()
+    if y.empty:
+        return y
+    y["letter"] = y["param.workload"].astype(str).str.lower()
+    y["config"] = config_labels(y)
+    for col, what in (("machine", "machine"), ("limits", "limits")):
+        if col in y and y[col].astype(str).nunique() > 1:
+            extra = what + " " + y[col].astype(str)
+            y["config"] = [f"{c[:-1]}; {x})" if c.endswith(")") else f"{c} ({x})"
+                           for c, x in zip(y["config"], extra)]
+    y["own_read_amp"] = [own_read_amplification(r.get("cg_rkb_per_op"), r["logical_bytes_read"], r["ops"])
+                         for r in y.to_dict("records")]
+    er = engine_reads(y, engine_stats, intervals)
+    return y.merge(er if len(er) else pd.DataFrame(columns=ENGINE_READ_COLS), on="run_id", how="left")
+
+
+def _ycsb_order(y):
+    from .paper import ENGINE_ORDER
+    rank = {e: i for i, e in enumerate(ENGINE_ORDER)}
+    pairs = y[["engine", "config"]].drop_duplicates().itertuples(index=False)
+    return [p.config for p in sorted(pairs, key=lambda p: (rank.get(p.engine, len(rank)), p.engine, p.config))]
+
+
+def ycsb_rum_frame(runs, engine_stats, intervals) -> pd.DataFrame:
+    """Per engine configuration and amplification of YCSB_AMPS: the mean over the configuration's
+    YCSB runs of the amplification's letters (amplification NaN, e.g. no device sample, left
+    out), with n (runs averaged) and the letters they ran. Read amplification is the run's own
+    (cgroup counters: own_read_amp, normalize.rum.own_read_amplification) where the run has
+    them (runs with run limits), else iostat's read_amp (the whole disk); source says which.
+    Columns YCSB_RUM_FRAME; a row only where some run has a number; attrs["n_runs"]: the YCSB
+    runs in ``runs``."""
+    y = ycsb_runs(runs, engine_stats, intervals)
+    rows = []
+    if y.empty:
+        return pd.DataFrame(columns=YCSB_RUM_FRAME)
+    for cfg in _ycsb_order(y):
+        g = y[y["config"] == cfg]
+        for label, col, letters in YCSB_AMPS:
+            h = g[g["letter"].isin(letters)]
+            v = pd.to_numeric(h[col], errors="coerce")
+            src = pd.Series("du" if col == "space_amp" else "iostat", index=h.index)
+            if col == "read_amp":
+                own = pd.to_numeric(h["own_read_amp"], errors="coerce")
+                v, src = v.where(own.isna(), own), src.where(own.isna(), "cgroup")
+            v = v.dropna()
+            if len(v):
+                rows.append({"config": cfg, "engine": str(g["engine"].iloc[0]), "amplification": label,
+                             "value": float(v.mean()), "n": len(v),
+                             "letters": ", ".join(sorted(h.loc[v.index, "letter"].str.upper().unique())),
+                             "source": ", ".join(sorted(src[v.index].unique()))})
+    out = pd.DataFrame(rows, columns=YCSB_RUM_FRAME)
+    out.attrs["n_runs"] = len(y)
+    return out
+
+
+def ycsb_rum_table(runs, engine_stats, intervals, tag: str = "") -> Table | None:
+    """One row per engine configuration and YCSB letter: read amplification (iostat's, and the
+    run's own from its cgroup when it has run limits) with the engine's own read counters beside
+    it (normalize.rum.engine_reads: engine read amp, its reads and KB per operation), device
+    reads per operation from iostat and from the run's own cgroup, update and space
+    amplification; mean (min–max) of the runs."""
+    y = ycsb_runs(runs, engine_stats, intervals)
+    if y.empty:
+        return None
+    rows = []
+    for cfg in _ycsb_order(y):
+        g = y[y["config"] == cfg]
+        what = g["engine_reads_what"].dropna()
+        for letter in sorted(g["letter"].unique()):
+            h = g[g["letter"] == letter]
+            rows.append([cfg, letter.upper(), str(len(h)), str(what.iloc[0]) if len(what) else "—"]
+                        + [(*_stat(h[c].tolist() if c in h else [NAN] * len(h)), rule)
+                           for c, _, rule in YCSB_RUM_COLS])
+    return _table(f"ycsb.rum{tag}", "ycsb — read, update and space amplification, with the engines' "
+                  "read counters",
+                  "read amp = iostat's device bytes read ÷ logical bytes the reads and scans returned "
+                  "(measured window; iostat counts every user of the disk), own read amp = the same "
+                  "with the run's own cgroup counters (runs with run limits only); engine read amp = "
+                  "the engine's bytes read per operation ÷ logical bytes returned per operation, "
+                  "engine reads/op = its counter (engine counter: WiredTiger pages read into cache, "
+                  "RocksDB block cache misses) per operation, both over the run phase from "
+                  "engine_stats before/after (normalize.rum.engine_reads); the OS page cache may "
+                  "serve an engine read, while r/op counts only the device's reads. "
+                  "NA: no counter (LMDB, SQLite), no device sample, or nothing read.",
+                  ["engine", "workload", "n", "engine counter"] + [h for _, h, _ in YCSB_RUM_COLS], rows)

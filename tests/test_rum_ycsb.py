@@ -1,0 +1,236 @@
+"""YCSB's side of RUM with real engines, iostat and cgroups: the engines' own read counters beside
+read amplification (normalize.rum.engine_reads, checked by hand and against the runs' own
+engine_stats files), the RUM table and chart built from processed YCSB runs and shown in the
+paper's ycsb section, and a memory-capped YCSB C run that reads from the device where a cached
+run of the same size does not."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engbench import workloads
+from engbench.normalize.rum import engine_reads, own_read_amplification
+from engbench.process import build_tables, find_runs, write_tables
+
+
+def _env(root):
+    return {**os.environ, "ENGBENCH_RAW_DIR": str(root / "raw"), "ENGBENCH_WORK_DIR": str(root / "work"),
+            "ENGBENCH_PROCESSED_DIR": str(root / "processed")}
+
+
+def _run(root, engine, *sets):
+    args = [a for s in sets for a in ("--set", s)]
+    out = subprocess.run([sys.executable, "-m", "engbench.cli", "run", "ycsb", "--engine", engine, *args,
+                          "--no-progress"], capture_output=True, text=True, env=_env(root), timeout=300)
+    assert out.returncode == 0, out.stderr
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+def _unlock(root):
+    for dirpath, dirs, _ in os.walk(root):
+        for d in dirs:
+            os.chmod(os.path.join(dirpath, d), 0o755)
+
+
+def _process(root):
+    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    from engbench.report import data
+    return data.load_processed(root / "processed")
+
+
+# --- the formula, by hand ----------------------------------------------------------------
+
+def test_engine_reads_by_hand():
+    runs = pd.DataFrame([
+        # 60 measured operations returning 1000 logical bytes each; 40 more in the warmup
+        {"run_id": "wt", "engine": "wiredtiger", "ops": 60, "logical_bytes_read": 60_000},
+        {"run_id": "rx", "engine": "rocksdb", "ops": 20, "logical_bytes_read": 10_000},
+        {"run_id": "lm", "engine": "lmdb", "ops": 5, "logical_bytes_read": 500},  # no counters: no row
+        {"run_id": "nb", "engine": "wiredtiger", "ops": 10, "logical_bytes_read": 1000},  # no "before"
+    ])
+    stats = pd.DataFrame([
+        ("wt", "before", "cache: pages read into cache", 10), ("wt", "after", "cache: pages read into cache", 110),
+        ("wt", "before", "cache: bytes read into cache", 4096), ("wt", "after", "cache: bytes read into cache", 4096 + 819_200),
+        ("wt", "after", "cache: bytes currently in the cache", 1e9),  # not a read counter
+        ("rx", "before", "rocksdb.block.cache.miss", 0), ("rx", "after", "rocksdb.block.cache.miss", 50),
+        ("rx", "before", "rocksdb.last.level.read.bytes", 0), ("rx", "after", "rocksdb.last.level.read.bytes", 1000),
+        ("rx", "before", "rocksdb.non.last.level.read.bytes", 100),
+        ("rx", "after", "rocksdb.non.last.level.read.bytes", 3100),
+        ("nb", "after", "cache: pages read into cache", 7), ("nb", "after", "cache: bytes read into cache", 7),
+    ], columns=["run_id", "snapshot", "stat", "value"])
+    iv = pd.DataFrame([
+        ("wt", 0, "request", 1, 40), ("wt", 1, "request", 0, 30), ("wt", 2, "request", 0, 30),
+        ("wt", 0, "read", 1, 40), ("wt", 1, "read", 0, 30), ("wt", 2, "read", 0, 30),  # repeats request
+        ("rx", 0, "request", 0, 20), ("nb", 0, "request", 0, 10),
+    ], columns=["run_id", "interval", "op", "warmup", "requests"])
+    out = engine_reads(runs, stats, iv).set_index("run_id")
+    assert list(out.index) == ["wt", "rx", "nb"]
+    wt, rx, nb = out.loc["wt"], out.loc["rx"], out.loc["nb"]
+    # WiredTiger: 100 pages and 819200 bytes over 40 + 30 + 30 = 100 operations (warmup included)
+    assert wt["engine_reads_what"] == "pages read into cache"
+    assert (wt["engine_reads"], wt["engine_bytes_read"], wt["run_ops"]) == (100, 819_200, 100)
+    assert wt["engine_reads_per_op"] == pytest.approx(1.0)
+    assert wt["engine_kb_per_op"] == pytest.approx(8.0)
+    assert wt["engine_read_amp"] == pytest.approx(8192 / 1000)  # 8192 B read per op / 1000 B returned
+    # RocksDB: 50 misses, 1000 + 3000 SST bytes over 20 operations of 500 logical bytes each
+    assert rx["engine_reads_what"] == "block cache misses"
+    assert rx["engine_reads_per_op"] == pytest.approx(2.5)
+    assert rx["engine_kb_per_op"] == pytest.approx(4000 / 1024 / 20)
+    assert rx["engine_read_amp"] == pytest.approx(200 / 500)
+    assert np.isnan(nb["engine_reads"]) and np.isnan(nb["engine_read_amp"]) and nb["run_ops"] == 10
+
+
+def test_own_read_amplification_by_hand():
+    # 3 KB of the run's own device reads per operation, 1536 logical bytes returned per operation
+    assert own_read_amplification(3.0, 15_360, 10) == pytest.approx(3072 / 1536)
+    assert np.isnan(own_read_amplification(float("nan"), 15_360, 10))  # no cgroup: no limits
+    assert np.isnan(own_read_amplification(3.0, 0, 10))  # nothing returned: nothing to divide by
+
+
+# --- real runs: engine counters, the RUM table, chart and paper section ------------------
+
+SMALL = ["recordcount=20000", "operationcount=0", "max_seconds=2.5", "target_rate=5000"]
+CACHES = {"rocksdb": ["rocksdb.block_cache_size=4MB", "rocksdb.write_buffer_size=4MB"],
+          "wiredtiger": ["wiredtiger.cache_size=8MB"], "lmdb": []}
+
+
+@pytest.fixture(scope="module")
+def rum_runs(tmp_path_factory):
+    """YCSB C (reads) and A (reads and updates) on WiredTiger and RocksDB with caches smaller
+    than the 23 MB of records, and C on LMDB (no engine counters); processed, paper built."""
+    root = tmp_path_factory.mktemp("rum")
+    for engine, letter in (("wiredtiger", "c"), ("rocksdb", "c"), ("lmdb", "c"), ("wiredtiger", "a"),
+                           ("rocksdb", "a")):
+        _run(root, engine, f"workload={letter}", *SMALL, *CACHES[engine])
+    proc = _process(root)
+    from engbench.report import paper
+    paper.build(root / "processed", root / "raw", root / "paper", png=False)
+    yield root, proc
+    _unlock(root)
+
+
+def test_engine_counters_of_real_runs_match_their_files(rum_runs):
+    root, proc = rum_runs
+    er = engine_reads(proc["runs"], proc["engine_stats"], proc["intervals"]).set_index("run_id")
+    runs = proc["runs"].set_index("run_id")
+    assert set(er.index) == set(runs.index[runs["engine"] != "lmdb"])
+    names = {"wiredtiger": (["cache: pages read into cache"], ["cache: bytes read into cache"]),
+             "rocksdb": (["rocksdb.block.cache.miss"],
+                         ["rocksdb.last.level.read.bytes", "rocksdb.non.last.level.read.bytes"])}
+    for run_id, r in er.iterrows():
+        d = root / "raw" / run_id / "driver"
+        before = json.loads((d / "engine_stats_before.json").read_text())
+        after = json.loads((d / "engine_stats_after.json").read_text())
+        summ = json.loads((d / "summary.json").read_text())
+        count, byts = names[runs.loc[run_id, "engine"]]
+        reads = sum(after[n] - before[n] for n in count)
+        nbytes = sum(after[n] - before[n] for n in byts)
+        ops = summ["totals_all"]["request"]["requests"]  # the run phase's operations, warmup included
+        assert r["run_ops"] == ops
+        # caches of 4-8 MB under 23 MB of records: every engine reads blocks or pages into its cache
+        assert reads > 0 and nbytes > 0, (run_id, reads, nbytes)
+        assert r["engine_reads_per_op"] == pytest.approx(reads / ops)
+        assert r["engine_read_amp"] == pytest.approx(
+            (nbytes / ops) / (runs.loc[run_id, "logical_bytes_read"] / runs.loc[run_id, "ops"]))
+
+
+def test_rum_chart_from_processed_runs(rum_runs):
+    root, proc = rum_runs
+    from engbench.report import workload_charts, workload_tables
+    frame = workload_tables.ycsb_rum_frame(proc["runs"], proc["engine_stats"], proc["intervals"])
+    assert list(frame.columns) == ["config", "engine", "amplification", "value", "n", "letters", "source"]
+    runs = proc["runs"]
+    letter = runs["param.workload"].astype(str)
+    for _, f in frame.iterrows():  # each bar is the mean of the stated runs' processed column
+        col, letters = {"read amp (C: point reads)": ("read_amp", ["c"]), "update amp (A, B, F)": ("write_amp", ["a"]),
+                        "space amp": ("space_amp", ["a", "c"])}[f["amplification"]]
+        v = runs.loc[(runs["engine"] == f["engine"]) & letter.isin(letters), col].dropna()
+        assert f["value"] == pytest.approx(v.mean()) and f["n"] == len(v)
+        assert f["source"] == ("du" if col == "space_amp" else "iostat")  # no run limits: no cgroup
+    got = set(zip(frame["engine"], frame["amplification"]))
+    for engine in ("wiredtiger", "rocksdb"):  # updates write, everything stores; lmdb ran only C
+        assert {(engine, "update amp (A, B, F)"), (engine, "space amp")} <= got
+    assert ("lmdb", "space amp") in got and ("lmdb", "update amp (A, B, F)") not in got
+    chart = workload_charts.ycsb_rum(frame, "test machine")
+    spec = chart.to_dict()
+    (values,) = [v for v in spec["datasets"].values()]
+    assert {"config", "amplification", "value", "n", "letters"} <= set(values[0])
+    assert spec["facet"]["column"]["field"] == "amplification"
+    assert len(values) == len(frame)
+    table = workload_tables.ycsb_rum_table(runs, proc["engine_stats"], proc["intervals"])
+    cells = table.printed.set_index(["engine", "workload"])
+    assert cells.loc[("lmdb", "C"), "engine counter"] == "—" and cells.loc[("lmdb", "C"), "engine reads/op"] == "NA"
+    assert cells.loc[("rocksdb", "C"), "engine counter"] == "block cache misses"
+    assert cells.loc[("wiredtiger", "C"), "engine counter"] == "pages read into cache"
+    assert float(cells.loc[("rocksdb", "C"), "engine reads/op"]) > 0
+
+
+def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
+    root, _ = rum_runs
+    build = root / "paper" / "build"
+    md = (build / "paper.md").read_text()
+    ycsb = md.split("\n## ycsb\n", 1)[1].split("\n## ", 1)[0]
+    assert "![ycsb: read, update and space amplification per engine" in ycsb
+    assert "(figures/ycsb.rum.svg)" in ycsb and (build / "figures" / "ycsb.rum.svg").is_file()
+    assert "engine reads/op" in ycsb and (build / "tables" / "ycsb.rum.csv").is_file()
+    assert "Read amplification comes from the YCSB C (point reads) and E (scans) runs" in ycsb
+    # the table's cells are the RUM table's, as printed
+    from engbench.report import data, workload_tables
+    proc = data.load_processed(root / "processed")
+    t = workload_tables.ycsb_rum_table(proc["runs"], proc["engine_stats"], proc["intervals"])
+    assert t.markdown() in ycsb
+    head = md.split("\n## ycsb\n", 1)[0]
+    assert "ycsb.rum" not in head  # only in the ycsb section
+
+
+# --- a memory-capped YCSB C run reads from the device ------------------------------------
+
+CAPPED = ["workload=c", "recordcount=200000", "operationcount=0", "max_seconds=4", "load_batch=200",
+          "rocksdb.block_cache_size=4MB", "rocksdb.write_buffer_size=4MB"]
+
+
+def _own_reads_per_op(run_dir, r):
+    """The driver's own device reads (task I/O accounting, process.csv read_bytes in 4 KiB pages)
+    per operation over the run's measured window: iostat would add other users of the disk."""
+    frame = pd.read_csv(run_dir / "process.csv")
+    at = np.interp([r["window_start_unix_s"], r["window_end_unix_s"]], frame["t_unix_s"], frame["read_bytes"])
+    return (at[1] - at[0]) / 4096 / r["ops"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
+def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
+    capped = _run(tmp_path, "rocksdb", *CAPPED, "run.memory_limit=48MB")
+    cached = _run(tmp_path, "rocksdb", *CAPPED)
+    proc = _process(tmp_path)
+    runs = proc["runs"].set_index("run_id")
+    c, f = runs.loc[capped.name], runs.loc[cached.name]
+    assert c["limit.memory_bytes"] == 48 << 20 and f["limits"] == "none"
+    assert c["size_gb"] * (1 << 30) >= 4 * (48 << 20)  # the data is >= 4x the memory limit
+    assert c["ops"] > 1000 and f["ops"] > 1000
+    # The capped run's own reads (its cgroup's counters over the window): 0.71 per read here.
+    assert c["cg_r_per_op"] >= 0.25, c[["cg_r_per_op", "r_per_op", "ops"]].to_dict()
+    rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])
+    assert rpr[capped.name] >= 0.25  # iostat: the whole disk, so at least the run's own
+    cached_own = _own_reads_per_op(cached, f)
+    assert cached_own < 0.05, cached_own  # everything served by the page cache
+    assert c["cg_r_per_op"] >= 5 * max(cached_own, 0.01)
+    # The engine missed its 4 MB block cache about as often in both runs (2.2 blocks per read here):
+    # what the memory limit changes is whether the OS page cache still holds the blocks.
+    er = engine_reads(proc["runs"], proc["engine_stats"], proc["intervals"]).set_index("run_id")
+    assert er.loc[capped.name, "engine_reads_per_op"] >= 0.5 and er.loc[cached.name, "engine_reads_per_op"] >= 0.5
+    assert c["read_amp"] > f["read_amp"]
+    # the RUM chart's read amp of the capped runs is their own (cgroup), of the cached ones iostat's
+    from engbench.report import workload_tables
+    frame = workload_tables.ycsb_rum_frame(proc["runs"], proc["engine_stats"], proc["intervals"])
+    reads = frame[frame["amplification"] == "read amp (C: point reads)"].set_index("source")
+    assert reads.loc["cgroup", "config"] == "rocksdb (limits memory 48 MiB, cgroup v1)"
+    assert reads.loc["cgroup", "value"] == pytest.approx(c["cg_rkb_per_op"] * 1024 * c["ops"] / c["logical_bytes_read"])
+    # >= 0.25 device reads per read of at least 4 KiB each, for ~1.2 KB returned (5.1 here)
+    assert reads.loc["cgroup", "value"] >= 0.5
+    _unlock(tmp_path)
