@@ -67,8 +67,9 @@ class Target:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def experiment_targets(params_file: Path, engines: list[str] | None = None) -> list[Target]:
-    """One experiment file's targets in run order; `engines` replaces the file's engine list."""
+def experiment_targets(params_file: Path, engines: list[str] | None = None, repeat: int | None = None) -> list[Target]:
+    """One experiment file's targets in run order; `engines` replaces the file's engine list and
+    `repeat` its number of repetitions."""
     params_file = Path(params_file)
     data = params.load_file(params_file)
     workload = data.get("workload")
@@ -78,20 +79,21 @@ def experiment_targets(params_file: Path, engines: list[str] | None = None) -> l
     if not engines:
         raise params.ParamError(f"{params_file}: no `engines` (and none given)")
     try:
-        rounds = interleave(engines, int(data.get("repeat", 1)))
+        rounds = interleave(engines, int(repeat if repeat is not None else data.get("repeat", 1)))
     except ValueError as exc:
         raise params.ParamError(f"{params_file}: {exc}") from None
     return [Target(params_file.stem, params_file, engine, rep, params.resolve(workload, engine, params_file=params_file))
             for rep, engine in rounds]
 
 
-def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True) -> list[Target]:
+def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True,
+            repeat: int | None = None) -> list[Target]:
     """Every experiment's targets in run order: round after round across the files (repetition 1 of
     every file, file after file, then repetition 2, ...), so the files of one sweep (a cache size
     per file, say) share the machine's drift as the engines of one file do. With `validate`, the
     driver checks every request first (as `experiments.run` does), and the run limits are checked
     against the engine caches, so a typo or a limit that cannot hold surfaces before the first run."""
-    numbered = [(t.repetition, i, t) for i, f in enumerate(files) for t in experiment_targets(f, engines)]
+    numbered = [(t.repetition, i, t) for i, f in enumerate(files) for t in experiment_targets(f, engines, repeat)]
     out = [t for _, _, t in sorted(numbered, key=lambda x: x[:2])]  # stable: a file's own order kept
     seen: dict[str, Path] = {}
     for t in out:
@@ -232,7 +234,7 @@ def main(argv=None) -> int:
             for t in targets(args.files, args.engines.split(",") if args.engines else None):
                 print(t.key)
             return 0
-        match = [t for t in experiment_targets(args.file, [args.engine]) if t.repetition == args.repetition]
+        match = [t for t in experiment_targets(args.file, [args.engine], repeat=args.repetition) if t.repetition == args.repetition]
         if not match:
             raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
         print(run_target(match[0], args.raw or paths.raw_dir(), args.marker))

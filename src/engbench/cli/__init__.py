@@ -19,6 +19,7 @@ SUBCOMMAND_MODULES = [
     "verify",
     "import_runs",
     "calibrate",
+    "reproduce",
 ]
 
 

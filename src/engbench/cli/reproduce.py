@@ -1,0 +1,39 @@
+"""`engbench reproduce [--only NAME ...] [--repeat N] [--plan]`: every reproduction experiment
+(notebooks/params/repro_*.yaml) through the workflow, then process and the paper (its Findings
+section). Resumable; prints progress and the time left. Exit status: 0 done, 1 a run or a step
+failed (sealed runs are kept), 2 refused (nothing run), 130 interrupted."""
+
+import sys
+from pathlib import Path
+
+
+def register(sub):
+    p = sub.add_parser("reproduce", help="re-measure every finding of the source documents (long: see README)")
+    p.add_argument("--only", action="append", metavar="NAME",
+                   help="one experiment group: iibench (003), linkbench (000), sysbench-update (001), "
+                        "bulk-insert (002), cache-pollution (004), or a repro_*.yaml stem; repeatable")
+    p.add_argument("--repeat", type=int, default=None,
+                   help="repetitions of every experiment (default: each file's, 3); findings need 3")
+    p.add_argument("--plan", action="store_true", help="say what would run and how long it should take; run nothing")
+    p.add_argument("--paper", type=Path, default=None, help="paper folder (default paper/)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from engbench import params, paths, reproduce
+
+    try:
+        if args.repeat is not None and args.repeat < 1:
+            raise params.ParamError(f"--repeat must be >= 1, got {args.repeat}")
+        files = reproduce.experiment_files(args.only)
+        if args.plan:
+            p = reproduce.plan(files, paths.raw_dir(), args.repeat)
+            for t in p["todo"]:
+                print(f"{t.key}\t~{p['per_target_s'][t.key]:.0f} s")
+            print(f"engbench reproduce: {len(p['targets'])} runs, {p['done']} sealed, {len(p['todo'])} to run, "
+                  f"estimated {reproduce.minutes(p['estimate_s'])}", file=sys.stderr)
+            return 0
+    except params.ParamError as exc:
+        print(f"engbench reproduce: refused, nothing run: {exc}", file=sys.stderr)
+        return 2
+    return reproduce.run(files, repeat=args.repeat, paper=args.paper)

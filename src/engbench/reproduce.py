@@ -1,0 +1,151 @@
+"""`engbench reproduce`: every reproduction experiment (notebooks/params/repro_*.yaml, one per
+claim group of the source documents: engbench.findings), run through the Snakemake workflow
+(workflow/Snakefile, local profile: one benchmark run at a time, interleaved repetitions), then
+processed and built into the paper, whose Findings section judges each claim.
+
+Resumable: a target whose run is sealed, verified and `ok` in the raw directory is never run
+again (engbench.matrix.reconcile), so a second call after an interruption runs only what is
+missing; a call with nothing missing only rebuilds what is out of date.
+
+Progress: one line per finished run, with the runs left and an estimate of the time left, from
+the durations of the runs already done (this call's, else the raw directory's own record of the
+same targets, else DEFAULT_SECONDS per workload)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import matrix, params, paths, rundir
+
+PREFIX = "repro_"
+# The groups `--only` accepts: a name, or the source document's number, → file stems' prefix.
+GROUPS = {"iibench": ("003", "repro_iibench_"), "linkbench": ("000", "repro_linkbench_"),
+          "sysbench-update": ("001", "repro_sysbench_update_"), "bulk-insert": ("002", "repro_bulk_insert_"),
+          "cache-pollution": ("004", "repro_cache_pollution_")}
+DEFAULT_SECONDS = {"iibench": 28, "linkbench": 55, "sysbench-update": 65, "bulk-insert": 12, "cache-pollution": 18}
+SNAKEFILE = paths.REPO / "workflow" / "Snakefile"
+PROFILE = paths.REPO / "workflow" / "profiles" / "local"
+
+
+def experiment_files(only: list[str] | None = None, params_dir: Path | None = None) -> list[Path]:
+    """The reproduction's experiment files, all or those of the `only` groups (GROUPS: a name, a
+    source document's number like "003", or a file stem). Refuses an unknown name."""
+    d = Path(params_dir) if params_dir else paths.REPO / "notebooks" / "params"
+    files = sorted(d.glob(f"{PREFIX}*.yaml"))
+    if not only:
+        return files
+    out = []
+    for name in only:
+        prefix = next((pre for g, (seed, pre) in GROUPS.items() if name in (g, seed)), None)
+        sel = [f for f in files if (f.stem.startswith(prefix) if prefix else f.stem == name)]
+        if not sel:
+            valid = ", ".join(f"{g} ({seed})" for g, (seed, _) in GROUPS.items())
+            raise params.ParamError(f"--only {name!r}: no such experiment; valid: {valid}, or a file stem "
+                                    f"of {d}/{PREFIX}*.yaml")
+        out += [f for f in sel if f not in out]
+    return out
+
+
+def _seconds(run_dir: Path) -> float | None:
+    try:
+        m = rundir.read_manifest(run_dir)
+        t0 = time.mktime(time.strptime(m["started_utc"][:19], "%Y-%m-%dT%H:%M:%S"))
+        t1 = time.mktime(time.strptime(m["ended_utc"][:19], "%Y-%m-%dT%H:%M:%S"))
+        return max(0.0, t1 - t0)
+    except (KeyError, TypeError, ValueError, OSError):
+        return None
+
+
+def plan(files: list[Path], raw: Path, repeat: int | None = None) -> dict:
+    """{"targets", "done", "todo": [Target], "estimate_s", "per_target_s": {key: s}} — what a call
+    would run, and how long that should take (durations of done runs of the same experiment and
+    engine, else DEFAULT_SECONDS)."""
+    targets = matrix.targets(files, validate=True, repeat=repeat)
+    done = matrix.verified_runs(raw)
+    seen: dict[tuple, list] = {}
+    for t in targets:
+        got = done.get(t.key)
+        if got and got[1] == t.fingerprint:
+            s = _seconds(got[0])
+            if s is not None:
+                seen.setdefault((t.experiment, t.engine), []).append(s)
+    todo = [t for t in targets if not (done.get(t.key) and done[t.key][1] == t.fingerprint)]
+    est = {t.key: (sum(seen[(t.experiment, t.engine)]) / len(seen[(t.experiment, t.engine)])
+                   if (t.experiment, t.engine) in seen else DEFAULT_SECONDS.get(t.request.workload, 60))
+           for t in todo}
+    return {"targets": targets, "done": len(targets) - len(todo), "todo": todo, "per_target_s": est,
+            "estimate_s": sum(est.values())}
+
+
+def minutes(s: float) -> str:
+    return f"{s / 60:.0f} min" if s >= 90 else f"{s:.0f} s"
+
+
+def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None) -> list[str]:
+    cfg = [f"experiments={','.join(map(str, files))}"]
+    cfg += [f"repeat={repeat}"] if repeat is not None else []
+    cfg += [f"paper={paper}"] if paper else []
+    cfg += [f"state={state}"] if state else []
+    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--profile", str(PROFILE), "--config", *cfg]
+
+
+_FINISHED = re.compile(r"Finished jobid: \d+ \(Rule: (\w+)\)")
+_KEY = re.compile(r"wildcards: key=(\S+)")
+
+
+def run(files: list[Path], repeat: int | None = None, paper: Path | None = None, state: Path | None = None,
+        out=sys.stderr) -> int:
+    """Plan, say what will run and for how long, run the workflow with a progress line per
+    finished run, and return its exit status."""
+    raw = paths.raw_dir()
+    p = plan(files, raw, repeat)
+    n, todo = len(p["targets"]), p["todo"]
+    print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
+          f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
+    left = dict(p["per_target_s"])
+    started, ran, current = time.monotonic(), 0, None
+    proc = subprocess.Popen(command(files, repeat, paper, state), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, bufsize=1)
+    log = []
+    try:
+        for line in proc.stdout:
+            log.append(line)
+            m = _KEY.search(line)
+            if m:
+                current = m.group(1)
+            m = _FINISHED.search(line)
+            if m and m.group(1) == "run":
+                ran += 1
+                left.pop(current, None)
+                rate = (time.monotonic() - started) / ran
+                est = min(sum(left.values()), rate * len(left)) if left else 0
+                print(f"engbench reproduce: [{p['done'] + ran}/{n}] {current} done; {len(left)} left, "
+                      f"~{minutes(est)}", file=out)
+            elif m:
+                print(f"engbench reproduce: {m.group(1)} done", file=out)
+            elif "Error in rule" in line or "engbench workflow:" in line or "refused" in line:
+                print(f"engbench reproduce: {line.rstrip()}", file=out)
+        rc = proc.wait()
+    except KeyboardInterrupt:
+        proc.terminate()
+        proc.wait()
+        print("engbench reproduce: interrupted; sealed runs are kept, a second call runs what is missing",
+              file=out)
+        return 130
+    if rc != 0:
+        print("".join(log[-30:]), file=out, end="")
+        print(f"engbench reproduce: the workflow ended with status {rc}; sealed runs are kept, a second call "
+              "runs what is missing", file=out)
+    else:
+        print(f"engbench reproduce: done in {minutes(time.monotonic() - started)}: "
+              f"{paths.processed_dir() / 'findings.csv'}, {(paper or paths.REPO / 'paper') / 'build' / 'paper.html'}",
+              file=out)
+    return rc
+
+
+__all__ = ["experiment_files", "plan", "run", "command", "GROUPS"]
