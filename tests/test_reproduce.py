@@ -1,0 +1,89 @@
+"""`engbench reproduce` (src/engbench/reproduce.py): the real workflow on a tiny matrix in a scratch
+area, through reproduce.run — progress and the time left, then a second call that runs nothing,
+then one run deleted and only it runs again — and its refusals."""
+
+import io
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from engbench import params, reproduce
+import workflow_run as wf
+
+
+@pytest.fixture
+def area(tmp_path, monkeypatch):
+    for k, v in wf.env(tmp_path, {}).items():
+        monkeypatch.setenv(k, v)
+    return tmp_path
+
+
+def _writable(path):
+    subprocess.run(["chmod", "-R", "u+w", str(path)], check=True)
+
+
+def test_reproduce_runs_reports_progress_and_resumes(area):
+    exp = wf.write_experiment(area / "repro_tiny.yaml")
+    kw = {"paper": area / "paper", "state": area / "state"}
+    out = io.StringIO()
+    assert reproduce.run([exp], **kw, out=out) == 0, out.getvalue()
+    text = out.getvalue()
+    assert "4 runs: 0 already sealed" in text and "4 to run (estimated" in text
+    assert "[1/4] repro_tiny.sqlite.r1 done; 3 left, ~" in text
+    assert "[4/4] repro_tiny.lmdb.r2 done; 0 left" in text
+    assert (area / "processed" / "findings.csv").is_file() and (area / "paper" / "build" / "paper.html").is_file()
+    runs = wf.workflow_runs(area / "raw")
+    assert sorted(runs) == sorted(wf_order("repro_tiny"))
+
+    out = io.StringIO()                                   # again: nothing left to run
+    assert reproduce.run([exp], **kw, out=out) == 0
+    assert "4 already sealed" in out.getvalue() and "0 to run" in out.getvalue()
+    assert "] repro_tiny" not in out.getvalue()
+    assert wf.workflow_runs(area / "raw") == runs
+
+    gone = runs["repro_tiny.lmdb.r1"][0]["run_id"]        # one run lost: only it runs again
+    _writable(area / "raw" / gone)
+    shutil.rmtree(area / "raw" / gone)
+    out = io.StringIO()
+    assert reproduce.run([exp], **kw, out=out) == 0
+    assert "3 already sealed" in out.getvalue() and "[4/4] repro_tiny.lmdb.r1 done" in out.getvalue()
+    again = wf.workflow_runs(area / "raw")
+    assert {k: v for k, v in again.items() if k != "repro_tiny.lmdb.r1"} == \
+        {k: v for k, v in runs.items() if k != "repro_tiny.lmdb.r1"}
+    # the estimate of a run already measured is that run's own duration, not the default
+    plan = reproduce.plan([exp], area / "raw", repeat=3)
+    assert [t.key for t in plan["todo"]] == ["repro_tiny.sqlite.r3", "repro_tiny.lmdb.r3"]
+    assert all(s < reproduce.DEFAULT_SECONDS["iibench"] for s in plan["per_target_s"].values())
+
+
+def wf_order(stem):
+    return [f"{stem}.{e}.r{r}" for r in (1, 2) for e in ("sqlite", "lmdb")]
+
+
+def test_the_reproduction_files_and_groups():
+    files = reproduce.experiment_files()
+    assert len(files) >= 14 and all(f.stem.startswith("repro_") for f in files)
+    assert [f.stem for f in reproduce.experiment_files(["004"])] == \
+        ["repro_cache_pollution_read_once_false", "repro_cache_pollution_read_once_true"]
+    assert reproduce.experiment_files(["iibench"]) == [f for f in files if "iibench" in f.stem]
+    with pytest.raises(params.ParamError, match="valid: iibench"):
+        reproduce.experiment_files(["ycsb"])
+    # every file is a matrix whose targets validate (caches fit under their memory limits), and
+    # every experiment has the 3 repeats a finding needs
+    targets = reproduce.plan(files, reproduce.paths.REPO / "nonexistent-raw")["targets"]
+    assert {t.repetition for t in targets} == {1, 2, 3}
+
+
+def test_cli_refuses_before_running_anything(tmp_path):
+    run = lambda *a: subprocess.run([sys.executable, "-m", "engbench.cli", "reproduce", *a],  # noqa: E731
+                                    capture_output=True, text=True,
+                                    env={**wf.env(tmp_path), "PATH": "/usr/bin:/bin"})
+    for args, needle in ((["--only", "nope"], "no such experiment"), (["--repeat", "0"], "--repeat must be >= 1")):
+        out = run(*args)
+        assert out.returncode == 2 and needle in out.stderr and "nothing run" in out.stderr
+    assert not (tmp_path / "raw").exists()
+    out = run("--plan", "--only", "bulk-insert")
+    assert out.returncode == 0 and "12 runs, 0 sealed, 12 to run" in out.stderr
+    assert len(out.stdout.splitlines()) == 12
