@@ -53,16 +53,48 @@ def test_shipped_runs_are_complete_and_intact(shipped):
         m = rundir.read_manifest(run_dir)
         assert m["status"] == "ok", run_dir.name
         assert rundir.check(run_dir) == [], run_dir.name
-        assert (run_dir / "notebook.ipynb").exists(), "main-job runs keep their executed notebook"
+        # a main-job run keeps its executed notebook; a reproduction run (engbench reproduce, the
+        # workflow) its target record
+        assert (run_dir / "notebook.ipynb").exists() or (run_dir / "workflow.json").exists(), run_dir.name
         engines.add(m["engine"])
     assert engines >= {"wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite"}
+
+
+def test_processed_tables_and_findings_regenerate_byte_identically_from_the_shipped_runs(shipped, tmp_path):
+    out_dir = tmp_path / "processed"
+    env = {"PATH": "/usr/bin:/bin", "ENGBENCH_WORK_DIR": str(tmp_path / "work")}
+    out = subprocess.run([sys.executable, "-m", "engbench.cli", "process", "--raw", str(shipped / "data" / "raw"),
+                          "--out", str(out_dir)], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    committed = shipped / "data" / "processed"
+    names = sorted(p.name for p in committed.glob("*.csv"))
+    assert "findings.csv" in names and "findings_values.csv" in names
+    assert sorted(p.name for p in out_dir.glob("*.csv")) == names
+    for name in names:
+        assert (out_dir / name).read_bytes() == (committed / name).read_bytes(), name
+
+
+def test_the_shipped_reproduction_tests_every_finding_it_can(shipped):
+    """The shipped runs hold the whole reproduction: every claim with a stand-in here is judged
+    (holds / does not hold) on 3 or more repetitions; only claims without one are not testable."""
+    import pandas as pd
+
+    from engbench.findings import claims, rules
+
+    f = pd.read_csv(shipped / "data" / "processed" / "findings.csv").set_index("id")
+    assert list(f.index) == [c.id for c in claims.FINDINGS]
+    for c in claims.FINDINGS:
+        expected_untestable = not c.picks
+        assert (f.loc[c.id, "verdict"] == rules.NOT_TESTABLE) == expected_untestable, (c.id, f.loc[c.id, "why"])
+        if c.picks:
+            assert "n=1," not in f.loc[c.id, "measured"] and "n=2," not in f.loc[c.id, "measured"], c.id
 
 
 def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path):
     env = {"PATH": "/usr/bin:/bin", "ENGBENCH_PROCESSED_DIR": str(tmp_path / "processed")}
     out = subprocess.run([sys.executable, "-m", "engbench.cli", "verify", "--raw", str(shipped / "data" / "raw"),
                           "--paper", str(shipped / "paper")], capture_output=True, text=True,
-                         env=env, cwd=tmp_path, timeout=600)
+                         env=env, cwd=tmp_path, timeout=1800)
     assert out.returncode == 0, out.stdout + out.stderr
     numbers = json.loads((shipped / "paper" / "build" / "numbers.json").read_text())
     assert numbers, "the paper's inline numbers are recorded"
@@ -78,6 +110,6 @@ def test_an_extra_run_beside_the_shipped_ones_is_named_by_verify(shipped, tmp_pa
     env = {"PATH": "/usr/bin:/bin", "ENGBENCH_PROCESSED_DIR": str(tmp_path / "processed")}
     out = subprocess.run([sys.executable, "-m", "engbench.cli", "verify", "--raw", str(raw),
                           "--paper", str(shipped / "paper")], capture_output=True, text=True,
-                         env=env, cwd=tmp_path, timeout=600)
+                         env=env, cwd=tmp_path, timeout=1800)
     assert out.returncode == 1, out.stdout + out.stderr
     assert "difference" in out.stderr
