@@ -87,3 +87,14 @@ def test_cli_refuses_before_running_anything(tmp_path):
     out = run("--plan", "--only", "bulk-insert")
     assert out.returncode == 0 and "12 runs, 0 sealed, 12 to run" in out.stderr
     assert len(out.stdout.splitlines()) == 12
+
+
+def test_into_a_fresh_directory_re_measures_everything(tmp_path):
+    # the shipped data/raw holds the whole reproduction, sealed: a plain call would run nothing;
+    # --into plans every run again, in a directory of its own
+    env = {"PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-m", "engbench.cli", "reproduce", "--plan", "--only", "004",
+                          "--into", str(tmp_path / "mine")], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert "6 runs, 0 sealed, 6 to run" in out.stderr
+    assert not (tmp_path / "mine").exists()  # a plan writes nothing

@@ -108,7 +108,7 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
     print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
           f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
     left = dict(p["per_target_s"])
-    started, ran, current = time.monotonic(), 0, None
+    started, ran, current, expected = time.monotonic(), 0, None, 0.0
     proc = subprocess.Popen(command(files, repeat, paper, state), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, bufsize=1)
     log = []
@@ -121,14 +121,18 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
             m = _FINISHED.search(line)
             if m and m.group(1) == "run":
                 ran += 1
-                left.pop(current, None)
-                rate = (time.monotonic() - started) / ran
-                est = min(sum(left.values()), rate * len(left)) if left else 0
+                expected += left.pop(current, 0.0)
+                # the remaining runs' expected durations, scaled by how this call's runs compared
+                # with what was expected of them (a loaded machine runs everything slower)
+                scale = (time.monotonic() - started) / expected if expected else 1.0
+                est = scale * sum(left.values())
                 print(f"engbench reproduce: [{p['done'] + ran}/{n}] {current} done; {len(left)} left, "
                       f"~{minutes(est)}", file=out)
             elif m:
                 print(f"engbench reproduce: {m.group(1)} done", file=out)
-            elif "Error in rule" in line or "engbench workflow:" in line or "refused" in line:
+            elif "engbench workflow:" in line:  # "adopted N target(s): key, key, ...": the count is enough
+                print(f"engbench reproduce: {line.split(':', 2)[1].strip()}", file=out)
+            elif "Error in rule" in line or "refused" in line:
                 print(f"engbench reproduce: {line.rstrip()}", file=out)
         rc = proc.wait()
     except KeyboardInterrupt:
