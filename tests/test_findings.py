@@ -113,3 +113,10 @@ def test_every_claim_names_an_experiment_file_that_exists_and_its_words_are_in_t
             assert (params / f"{p.experiment}.yaml").is_file(), (f.id, p.experiment)
         assert f.seed in claims.SEED and f.words and f.rule_text
     assert len({f.id for f in claims.FINDINGS}) == len(claims.FINDINGS)
+
+
+def test_at_most_is_does_not_increase():
+    s = {"one": [100, 100, 100], "many": [120, 125, 130], "fewer": [30, 30, 30]}
+    assert rules.at_most(s, "many", "one").verdict == rules.HOLDS          # 1.25 <= 1.25
+    assert rules.at_most(s, "fewer", "one").verdict == rules.HOLDS         # falling is not increasing
+    assert rules.at_most(s, "one", "fewer").verdict == rules.FAILS         # 3.33

@@ -131,3 +131,17 @@ def test_an_amplification_that_is_not_a_number_says_why():
 def test_percentiles_are_spelled_as_the_driver_spells_them():
     from engbench.normalize.percentiles import pct_key
     assert [pct_key(p) for p in (50, 95, 99, 99.9)] == ["p50", "p95", "p99", "p999"]
+
+
+def test_process_kb_per_op_is_the_drivers_own_io_per_op_by_hand():
+    import pandas as pd
+
+    from engbench.normalize import process_kb_per_op
+    p = pd.DataFrame({"t_unix_s": [10.0, 11.0, 12.0], "read_bytes": [0, 2048, 6144],
+                      "write_bytes": [1024, 1024, 11264]})
+    # window [10.5, 12]: read_bytes 1024 → 6144 = 5120 B = 5 KB over 10 ops
+    assert process_kb_per_op(p, 10.5, 12.0, 10, "read_bytes") == 0.5
+    # write_bytes 1024 → 11264 = 10 KB over 4 ops
+    assert process_kb_per_op(p, 10.0, 12.0, 4, "write_bytes") == 2.5
+    assert process_kb_per_op(p, 10.0, 12.0, 0, "read_bytes") != process_kb_per_op(p, 10.0, 12.0, 0, "read_bytes")  # NaN
+    assert process_kb_per_op(p.drop(columns="read_bytes"), 10, 12, 4, "read_bytes") != 0  # NaN: no column

@@ -84,7 +84,8 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", 
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
-             "documents_inserted", "bytes_per_document", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op",
+             *(f"{c}_per_op" for c in dev.CG_COUNTERS),
              "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
@@ -98,7 +99,7 @@ STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds
              "cal_read_iops", "read_iops_use"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
-             "mcpu_per_op", "rss_gb"]
+             "mcpu_per_op", "proc_wkb_per_op", "rss_gb"]
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
@@ -236,6 +237,8 @@ def process_run(run_dir) -> dict:
     cg = _csv(d / "cgroup.csv") if (d / "cgroup.csv").is_file() else None
     row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
     row["clients"] = dev.clients(params)
+    for k, counter in (("proc_rkb_per_op", "read_bytes"), ("proc_wkb_per_op", "write_bytes")):
+        row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 

@@ -8,6 +8,7 @@ compares; with fewer the verdict is NOT_TESTABLE ("too few repeats"), never a gu
                             (the ratio of the means is large enough and the spreads of the
                             repetitions do not overlap: every repetition of a beat every one of b)
     flat(samples, tol):     HOLDS  iff  max(means) <= (1 + tol) * min(means)
+    at_most(a, b, factor):  HOLDS  iff  mean(a) <= factor * mean(b)       ("does not increase")
     trend(samples, up, factor):
                             HOLDS  iff  the means move in one direction at every step (up: each
                             mean > the previous; down: each <), last/first >= factor (up) or
@@ -88,6 +89,15 @@ def flat(samples: dict, keys: list, tol: float = 0.25) -> Verdict:
         return Verdict(FAILS if max(means) > 0 else HOLDS, f"means {', '.join(map(_g, means))}")
     r = max(means) / min(means)
     return Verdict(HOLDS if r <= 1 + tol else FAILS, f"largest / smallest mean = {_g(r)} (flat if <= {1 + tol:g})")
+
+
+def at_most(samples: dict, a: str, b: str, factor: float = 1.25) -> Verdict:
+    """mean(a) <= factor × mean(b): a does not rise above b (by more than the tolerance)."""
+    short = _short({a: samples.get(a, []), b: samples.get(b, [])})
+    if short:
+        return short
+    r = mean(samples[a]) / mean(samples[b]) if mean(samples[b]) else math.inf
+    return Verdict(HOLDS if r <= factor else FAILS, f"{a} / {b} = {_g(r)} (does not increase if <= {factor:g})")
 
 
 def trend(samples: dict, keys: list, up: bool = True, factor: float = 1.0) -> Verdict:

@@ -53,6 +53,25 @@ def process_cpu_us_per_op(process: pd.DataFrame, start: float, end: float, ops: 
     return (_interp(t, cum, end) - _interp(t, cum, start)) * 1e6 / ops
 
 
+def process_kb_per_op(process: pd.DataFrame, start: float, end: float, ops: float, counter: str) -> float:
+    """KB the driver process itself read or wrote on storage per op, from its task I/O accounting
+    (process.csv `read_bytes` / `write_bytes`, /proc/<pid>/io: bytes fetched from the device on a
+    page-cache miss, and bytes of pages it dirtied for writeback):
+
+        (counter(end) − counter(start)) / 1024 / ops
+
+    with the cumulative counter interpolated at the window bounds as process_cpu_us_per_op does.
+    Unlike iostat it counts no other process's I/O on a shared device (it does not see I/O a server
+    process does for the driver: embedded engines only). NaN with fewer than 2 samples, no such
+    column, or no ops."""
+    if len(process) < 2 or not ops or counter not in process:
+        return float("nan")
+    p = process.sort_values("t_unix_s")
+    t = p["t_unix_s"].to_numpy(float)
+    cum = p[counter].to_numpy(float)
+    return (_interp(t, cum, end) - _interp(t, cum, start)) / 1024 / ops
+
+
 def per_n(x_per_op: float, n: float) -> float:
     """x per N operations = x_per_op × N (e.g. per 200k inserts: N = 200,000; per request of a
     batch of documents: N = batch)."""

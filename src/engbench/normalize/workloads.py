@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from .costs import window_costs
-from .perop import max_rss_gb
+from .perop import max_rss_gb, process_kb_per_op
 
 # engine cache statistics kept from engine_stats_{before,mid,after}.json (flat name → number):
 # WiredTiger's cache, RocksDB's block cache. Others (LMDB: the OS page cache) have none.
@@ -87,7 +87,8 @@ def load_inserts(workload: str, load: dict) -> int | None:
 def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
     """The load phase as a row: inserts, seconds, q = ips = inserts / seconds, and — only when the
     summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it
-    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage, missed_s) and the max RSS sampled in it. Without a window those are NaN and
+    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage, missed_s), the driver process's own KB
+    written per insert (proc_wkb_per_op, perop.process_kb_per_op) and the max RSS sampled in it. Without a window those are NaN and
     ``window`` is False. None when there is no load section."""
     if not load:
         return None
@@ -105,6 +106,8 @@ def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
             "coverage": c["coverage"], "missed_s": c["missed_s"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
             "wkb_per_op": c["wkb_per_s"] / ips if has_window and ips else math.nan,
             "mcpu_per_op": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
+            "proc_wkb_per_op": process_kb_per_op(process, start, end, inserts, "write_bytes")
+            if has_window and inserts else math.nan,
             "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan}
 
 
