@@ -220,8 +220,8 @@ def test_sweep_only_when_the_data_varies(tmp_path):
 
 
 def test_paper_is_deterministic_and_quotes_every_number(processed):
-    html = _build(processed, "a")
-    _build(processed, "b")
+    html = _build(processed, "a", png=True)
+    _build(processed, "b", png=True)
     a, b = processed / "a" / "build", processed / "b" / "build"
     files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())

@@ -45,8 +45,7 @@ def run(args) -> int:
     for w in caught:
         log(f"warning: {w.message}")
     from engbench import findings  # the claims of the source documents, judged on these tables
-    tables["findings"] = findings.table(tables)
-    tables["findings_values"] = findings.values(tables)
+    tables = findings.add_tables(tables)
     for path in write_tables(tables, args.out):
         log(f"wrote {path}")
     for title, frame in source_views(tables["runs"]).items():

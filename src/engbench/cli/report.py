@@ -17,7 +17,9 @@ def register(sub):
                    help="paper folder; writes OUT/build/ (default paper/)")
     p.add_argument("--baseline", default="wiredtiger",
                    help="engine the relative tables divide by (default wiredtiger; 'none': no relative tables)")
-    p.add_argument("--no-png", action="store_true", help="figures as SVG only")
+    p.add_argument("--png", action="store_true",
+                   help="also a PNG copy of every figure (the HTML inlines the SVG; the shipped paper has none)")
+    p.add_argument("--no-png", action="store_true", help="figures as SVG only (the default)")
     p.set_defaults(func=run)
 
 
@@ -26,7 +28,7 @@ def run(args) -> int:
 
     baseline = None if args.baseline.lower() == "none" else args.baseline
     try:
-        html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=not args.no_png)
+        html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png and not args.no_png)
     except FileNotFoundError as exc:
         print(f"engbench report: {exc}", file=sys.stderr)
         return 2

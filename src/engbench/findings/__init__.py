@@ -69,9 +69,15 @@ def values(tables: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=VALUE_COLUMNS)
 
 
+def add_tables(tables: dict, published_dir=None) -> dict:
+    """`tables` (engbench.process.build_tables) with "findings" and "findings_values" added: what
+    `engbench process` and the main job write to data/processed."""
+    return {**tables, "findings": table(tables, published_dir), "findings_values": values(tables)}
+
+
 def tested(frame: pd.DataFrame) -> bool:
     """Whether any finding could be tested (the reproduction runs are there)."""
     return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
 
 
-__all__ = ["table", "values", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]
+__all__ = ["table", "values", "add_tables", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]

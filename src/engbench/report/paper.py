@@ -1,7 +1,8 @@
 """`engbench report`: data/processed (+ the run manifests) → paper/build/:
 
   tables/<experiment>.<kind>[.rel].{md,html,csv}   every table, cells as printed
-  figures/<name>.{svg,png}                          every chart (vl-convert)
+  figures/<name>.svg[,.png]                         every chart (vl-convert; PNG copies with png=True,
+                                                    `engbench report --png`: the HTML inlines the SVG)
   numbers.json                                      every number the text quotes, as printed
   paper.md                                          the write-up, rendered from paper/paper.md.j2
   paper.html                                        the same, self-contained (CSS and figures inline)
@@ -210,7 +211,7 @@ def to_html(markdown_text: str, build: Path, title: str) -> str:
 
 
 def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None = DEFAULT_BASELINE,
-          png: bool = True, template=None) -> Path:
+          png: bool = False, template=None) -> Path:
     """Write <out_dir>/build/ (replacing it) and return the path of paper.html."""
     processed_dir = Path(processed_dir) if processed_dir else paths.processed_dir()
     raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
