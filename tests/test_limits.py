@@ -300,7 +300,10 @@ def test_drop_caches_empties_the_page_cache_before_the_driver(scratch, tmp_path,
                    *(["--set", "run.drop_caches=true"] if drop else []))
     assert out.returncode == 0, out.stderr
     m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
-    assert m["run_limits"]["drop_caches"] is drop
+    assert m["run_limits"]["drop_caches"] == ("start" if drop else None)
+    if drop:  # when it happened, and that it came before the driver's first sample
+        (at,) = m["run_limits"]["caches_dropped"]
+        assert at["when"] == "start" and at["end_unix_s"] <= m["client_window"]["start_unix_s"]
     assert (_cached_pages(probe) == 0) is drop
 
 
