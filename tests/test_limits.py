@@ -191,6 +191,30 @@ def test_a_limit_without_a_usable_cgroup_is_refused(scratch, tmp_path, layout, n
     assert not (scratch / "raw").exists() or not any((scratch / "raw").iterdir())
 
 
+def test_a_cgroup_v2_root_without_memory_and_io_is_refused(scratch, tmp_path):
+    """A real cgroup2 mount (the unified hierarchy: here it holds only hugetlb, memory and blkio
+    are bound to v1) as the cgroup root: refused, naming the v2 root's controllers; nothing is
+    written and no group is made in the unified hierarchy."""
+    mnt = tmp_path / "cg2"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "cgroup2", "none", str(mnt)], capture_output=True).returncode != 0:
+        pytest.skip("cannot mount cgroup2 here")
+    try:
+        ctrl = (mnt / "cgroup.controllers").read_text().split()
+        if {"memory", "io"} <= set(ctrl):
+            pytest.skip("this machine has cgroup v2 memory+io: the refusal cannot be shown")
+        before = sorted(p.name for p in mnt.iterdir())
+        out = engbench("run", "iibench", "--engine", "sqlite", "--set", "run.memory_limit=512MB",
+                       "--set", "max_rows=1000", "--no-progress", env={**os.environ, cgroups.ROOT_ENV: str(mnt)})
+        assert out.returncode == 2, out
+        assert f"{mnt} is cgroup v2 with controllers [{' '.join(ctrl) or 'none'}]" in out.stderr, out.stderr
+        assert "without " in out.stderr and "nothing written" in out.stderr, out.stderr
+        assert sorted(p.name for p in mnt.iterdir()) == before and cgroups.version(mnt) == 1
+        assert not (scratch / "raw").exists() or not any((scratch / "raw").iterdir())
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+
+
 def test_io_limit_on_a_filesystem_without_a_device_is_refused(scratch, tmp_path):
     shm = Path("/dev/shm") / f"engbench-test-{os.getpid()}"
     try:
