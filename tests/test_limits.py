@@ -380,4 +380,7 @@ def test_the_parent_group_goes_with_the_last_run_group():
         assert parent.is_dir(), "another run's group is still inside"
     finally:
         b.remove()
-    assert not parent.exists(), "the last run group takes engbench's parent with it"
+    # the machine is shared: another engbench's run group (another worktree's run) keeps the parent
+    others = [g.name for g in parent.iterdir() if g.is_dir()] if parent.exists() else []
+    assert not parent.exists() or (others and not any(n.startswith(f"{os.getpid()}-") for n in others)), \
+        ("the last run group takes engbench's parent with it", others)
