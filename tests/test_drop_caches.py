@@ -45,7 +45,8 @@ def _sysbench(mode):
     (step,) = summary["steps"]
     reads = {"cgroup": _increase(run_dir, "cgroup.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"]),
              "process": _increase(run_dir, "process.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])}
-    return run_dir, m, summary, step, {k: v / 4096 / step["requests"] for k, v in reads.items()}
+    return run_dir, m, summary, step, {**{k: v / 4096 / step["requests"] for k, v in reads.items()},
+                                       "cgroup_bytes": reads["cgroup"], "disk_bytes": summary["disk"]["allocated_bytes"]}
 
 
 @pytest.mark.skipif(not ROOT, reason="dropping the page cache needs root")
@@ -67,11 +68,17 @@ def test_between_makes_the_measured_phase_after_the_load_read_from_the_device(sc
     assert "drop_caches" not in warm_summary
     assert limits_label(cold["run_limits"]) != limits_label(warm["run_limits"])
 
-    # Device reads per update in the 3 s step (4 KiB pages), the run's own: 0.59 here after the
-    # drop (52 MB of the 68 MB table read back in 3 s), 0.0000 without it (the load's pages are
-    # still cached). Both counters, the cgroup's and the driver process's, say so.
+    # Device reads in the 3 s step, the run's own: after the drop 44-52 MB of the 68-78 MB table
+    # read back here (0.16-0.59 pages of 4 KiB per update), without it 1.6 MB (0.003 per update:
+    # the load's pages are still cached). Both counters, the cgroup's and the driver process's.
+    print(f"pages read per update right after the load: between {cold_pages}, none {warm_pages}; "
+          f"drop took {drop['end_unix_s'] - drop['start_unix_s']:.2f} s")
+    # the first updates after the drop read most of the table back (the step's pages per update
+    # fall as it warms: 0.16-0.59 here), so the bytes read are checked as well
+    assert cold_pages["cgroup_bytes"] >= 0.2 * cold_pages["disk_bytes"], cold_pages
+    assert warm_pages["cgroup_bytes"] < 0.05 * warm_pages["disk_bytes"], warm_pages
     for counter in ("cgroup", "process"):
-        assert cold_pages[counter] >= 0.1, (counter, cold_pages, cold_step)
+        assert cold_pages[counter] >= 0.05, (counter, cold_pages, cold_step)
         assert warm_pages[counter] < 0.01, (counter, warm_pages, warm_step)
         assert cold_pages[counter] > 10 * warm_pages[counter]
 
