@@ -84,14 +84,17 @@ def test_between_makes_the_measured_phase_after_the_load_read_from_the_device(sc
 
 
 def test_between_leaves_the_op_stream_unchanged(scratch):
-    """Only the page cache differs: a count-bounded run's operations are the same."""
+    """Only the page cache differs: a count-bounded run's operations (load, then updates) are the same."""
     hashes = {}
     for mode in ("between", "none") if ROOT else ("none",):
-        out = engbench("run", "iibench", "--engine", "sqlite", "--set", "max_rows=2000", "--no-progress",
+        out = engbench("run", "sysbench-update", "--engine", "sqlite", "--set", "table_size=5000", "--set", "clients=1",
+                       "--set", "seconds_per_step=0", "--set", "updates_per_step=3000", "--no-progress",
                        "--set", f"run.drop_caches={mode}")
         assert out.returncode == 0, out.stderr
         run_dir = Path(out.stdout.strip().splitlines()[-1])
-        hashes[mode] = json.loads((run_dir / "driver" / "summary.json").read_text())["op_stream_hash"]
+        summary = json.loads((run_dir / "driver" / "summary.json").read_text())
+        assert summary["steps"][0]["requests"] == 3000 and ("drop_caches" in summary) is (mode == "between")
+        hashes[mode] = summary["op_stream_hash"]
     assert len(set(hashes.values())) == 1, hashes
 
 
