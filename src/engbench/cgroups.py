@@ -108,7 +108,7 @@ class RunGroup:
         if not (ctrl / probe).exists():
             what = "memory" if ctrl.name == "memory" or self.limits.get("memory") else "blkio/io"
             raise CgroupError(f"no {what} cgroup controller at {ctrl} (no {probe}); "
-                              f"a cgroup v1 {ctrl.name} mount or cgroup v2 with memory+io is needed")
+                              f"a cgroup v1 {ctrl.name} mount or cgroup v2 with memory+io is needed" + _v2_note(self.base))
         try:
             parent.mkdir(exist_ok=True)
             if self.v == 2:
@@ -202,6 +202,18 @@ class RunGroup:
 
     def describe(self) -> dict:
         return {"version": self.v, "paths": [str(d) for d in self.dirs], "device": self.device}
+
+
+def _v2_note(base: Path) -> str:
+    """Why a cgroup v2 root was not used: its controllers (memory and io are missing when the kernel
+    has them bound to v1 hierarchies, as on this machine)."""
+    try:
+        ctrl = (base / "cgroup.controllers").read_text().split()
+    except OSError:
+        return ""
+    missing = sorted({"memory", "io"} - set(ctrl))
+    return (f"; {base} is cgroup v2 with controllers [{' '.join(ctrl) or 'none'}], without "
+            f"{' and '.join(missing)} (bound to a cgroup v1 hierarchy?)")
 
 
 def _read(path: Path) -> str:

@@ -29,6 +29,13 @@ MiB = 1 << 20
 ROOM = {"default": 32 * MiB, "lmdb": 12 * MiB, "wiredtiger": 96 * MiB, "mariadb": 160 * MiB}
 MARIADB_DEFAULT_CACHE = {"mariadb-innodb": 128 * MiB, "mariadb-myrocks": 512 * MiB + 128 * MiB}
 DROP_CACHES = Path("/proc/sys/vm/drop_caches")
+# run.drop_caches: when the page cache is dropped. `start`: before the driver starts; `between`: by
+# the driver itself, between the workload's load (setup) and its measured phase (config key
+# drop_caches_after_load, docs/driver.md); `both`. true/false are kept for `start`/none.
+DROP_MODES = ("none", "start", "between", "both")
+DROP_ALIASES = {"true": "start", "yes": "start", "1": "start", "false": "none", "no": "none", "0": "none"}
+DROP_WHEN = {"start": "before the driver starts", "between": "between the load and the measured phase",
+             "both": "before the driver starts and between the load and the measured phase"}
 
 
 class LimitError(ParamError):
@@ -42,11 +49,17 @@ class RunLimits:
     write_iops: int | None = None
     read_bps: int | None = None
     write_bps: int | None = None
-    drop_caches: bool = False
+    drop_caches: str | None = None  # "start" | "between" | "both"; None: never
     written: tuple = ()  # (key, value as written) pairs, for messages and the manifest
 
     def any_group_limit(self) -> bool:
         return any(getattr(self, k) for k in ("memory_limit",) + COUNT_KEYS + ("read_bps", "write_bps"))
+
+    def drops_at_start(self) -> bool:
+        return self.drop_caches in ("start", "both")
+
+    def drops_between(self) -> bool:
+        return self.drop_caches in ("between", "both")
 
     def as_written(self, key: str) -> str:
         return dict(self.written).get(key, "")
@@ -72,11 +85,14 @@ def _positive(key: str, value) -> int:
     return n
 
 
-def _bool(value) -> bool:
+def _drop_mode(value) -> str | None:
+    """run.drop_caches as written → "start" | "between" | "both" | None (none)."""
     text = str(value).strip().lower()
-    if text not in ("true", "false", "1", "0", "yes", "no"):
-        raise LimitError(f"run.drop_caches must be true or false, got {value!r}")
-    return text in ("true", "1", "yes")
+    mode = DROP_ALIASES.get(text, text)
+    if mode not in DROP_MODES:
+        raise LimitError(f"run.drop_caches must be one of {', '.join(DROP_MODES)} (true = start, false = none), "
+                         f"got {value!r}")
+    return None if mode == "none" else mode
 
 
 def split(knobs: dict) -> tuple[RunLimits, dict]:
@@ -87,13 +103,20 @@ def split(knobs: dict) -> tuple[RunLimits, dict]:
     if unknown:
         raise LimitError(f"unknown run limit {', '.join(PREFIX + k for k in unknown)}; "
                          f"valid: {', '.join(PREFIX + k for k in KEYS)}")
-    values = {k: (_bool(v) if k == "drop_caches" else _positive(k, v)) for k, v in raw.items()}
+    values = {k: (_drop_mode(v) if k == "drop_caches" else _positive(k, v)) for k, v in raw.items()}
     return RunLimits(**values, written=tuple(sorted((k, str(v)) for k, v in raw.items()))), rest
 
 
 def driver_knobs(knobs: dict) -> dict:
     """The knobs without the run limits (params.RunRequest.config hands these to the driver)."""
     return split(knobs)[1]
+
+
+def driver_config(knobs: dict) -> dict:
+    """The driver config keys a run limit needs (params.RunRequest.config adds them):
+    `drop_caches_after_load: true` for run.drop_caches=between|both; nothing otherwise, so the
+    configs of other runs stay as they were."""
+    return {"drop_caches_after_load": True} if split(knobs)[0].drops_between() else {}
 
 
 def engine_memory(engine: str, knobs: dict) -> int:
@@ -147,8 +170,12 @@ def disk_of(path: Path) -> str | None:
 def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Path) -> "cgroups.RunGroup | None":
     """Everything checked, the group made (or None when no limit needs one). Raises LimitError."""
     check_fit(lim, engine, knobs)
-    if lim.drop_caches and not os.access(DROP_CACHES, os.W_OK):
-        raise LimitError(f"run.drop_caches=true needs root: {DROP_CACHES} is not writable")
+    if lim.drops_between() and engine == "fio":
+        raise LimitError(f"run.drop_caches={lim.as_written('drop_caches')}: a calibration has no load phase to "
+                         f"drop the cache after; use run.drop_caches=start")
+    if lim.drop_caches and not (os.geteuid() == 0 and os.access(DROP_CACHES, os.W_OK)):
+        raise LimitError(f"run.drop_caches={lim.as_written('drop_caches')} needs root: {DROP_CACHES} is not "
+                         f"writable by uid {os.geteuid()}")
     if not lim.any_group_limit():
         return None
     data_parent.mkdir(parents=True, exist_ok=True)
@@ -159,10 +186,37 @@ def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Pa
         raise LimitError(f"run limits {', '.join(f'run.{k}={v}' for k, v in lim.written)} cannot be honoured: {exc}") from None
 
 
-def drop_caches() -> None:
-    """sync, then drop the page cache, dentries and inodes (echo 3 > /proc/sys/vm/drop_caches)."""
+def drop_caches() -> dict:
+    """sync, then drop the page cache, dentries and inodes (echo 3 > /proc/sys/vm/drop_caches).
+    Returns when and how long, with the machine's page cache (/proc/meminfo Cached) before and
+    after, the same fields as the driver's summary.json `drop_caches` for the `between` drop."""
+    import time
+    out = {"when": "start", "cached_kb_before": _cached_kb(), "start_unix_s": time.time()}
     subprocess.run(["sync"], check=False)
+    t1 = time.time()
     DROP_CACHES.write_text("3\n")
+    t2 = time.time()
+    return {**out, "sync_seconds": t1 - out["start_unix_s"], "drop_seconds": t2 - t1, "end_unix_s": t2,
+            "cached_kb_after": _cached_kb()}
+
+
+def _cached_kb() -> int:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("Cached:"):
+            return int(line.split()[1])
+    return -1
+
+
+def dropped(start: dict | None, run_dir: Path) -> list:
+    """The manifest's `run_limits.caches_dropped`: the drops that happened, in order — engbench's
+    before the driver (`start`) and the driver's between load and measured phase (`after_load`,
+    from driver/summary.json; absent when the run ended before its measured phase)."""
+    out = [start] if start else []
+    try:
+        after = json.loads((Path(run_dir) / "driver" / "summary.json").read_text()).get("drop_caches")
+    except (OSError, ValueError):
+        after = None
+    return out + ([after] if after else [])
 
 
 def record(lim: RunLimits, engine: str, knobs: dict, group) -> dict:
@@ -170,7 +224,7 @@ def record(lim: RunLimits, engine: str, knobs: dict, group) -> dict:
     d = {k: v for k, v in asdict(lim).items() if k != "written"}
     return {**d, "as_written": dict(lim.written), "engine_cache_bytes": engine_memory(engine, knobs),
             "process_room_bytes": room(engine), "cgroup": group.describe() if group else None,
-            "drop_caches_when": "before the driver starts" if lim.drop_caches else None}
+            "drop_caches_when": DROP_WHEN.get(lim.drop_caches)}
 
 
 def finish(lim: RunLimits, group, run_dir: Path, status: str, error: str | None) -> tuple[str, str | None]:

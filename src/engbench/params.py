@@ -40,10 +40,10 @@ class RunRequest:
     target: dict = field(default_factory=dict)  # server targets: connection details (docs/driver.md)
 
     def config(self, data_dir: Path, output_dir: Path) -> dict:
-        from .limits import driver_knobs  # run.* limits are engbench's (limits.py), never the driver's
+        from .limits import driver_config, driver_knobs  # run.* limits are engbench's (limits.py)
         cfg = {"workload": self.workload, "engine": self.engine, "knobs": driver_knobs(self.knobs),
                "params": self.params, "seed": self.seed,
-               "data_dir": str(data_dir), "output_dir": str(output_dir)}
+               "data_dir": str(data_dir), "output_dir": str(output_dir), **driver_config(self.knobs)}
         if self.target:
             cfg["target"] = dict(self.target)
         return cfg

@@ -142,8 +142,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 manifest["server"] = tgt.info
             manifest["run_limits"] = limits.record(lim, req.engine, resolved.get("knobs"), group)
             rundir.write_manifest(run_dir, manifest)
-            if lim.drop_caches:
-                limits.drop_caches()
+            if lim.drops_at_start():
+                manifest["run_limits"]["caches_dropped"] = [limits.drop_caches()]
 
             tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
             for t in tools:
@@ -180,6 +180,9 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             if tgt:
                 status, error = _finish_target(tgt, run_dir, manifest, status, error)
             status, error = limits.finish(lim, group, run_dir, status, error)
+            if lim.drop_caches and "run_limits" in manifest:  # when each drop happened
+                manifest["run_limits"]["caches_dropped"] = limits.dropped(
+                    (manifest["run_limits"].get("caches_dropped") or [None])[0], run_dir)
             _finalize(run_dir, manifest, tools, sampler, status, error)
             if not keep_data and not (tgt and tgt.keep_server_dir):
                 shutil.rmtree(data_dir, ignore_errors=True)

@@ -320,7 +320,8 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
     return false;
   }
   static const std::vector<std::string> keys = {"workload", "engine", "knobs", "params",
-                                                "seed", "data_dir", "output_dir", "target"};
+                                                "seed", "data_dir", "output_dir", "target",
+                                                "drop_caches_after_load"};
   for (auto it = raw.begin(); it != raw.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       problems->push_back("unknown config key '" + it.key() + "'; valid: " + join(keys));
@@ -396,6 +397,12 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
     if (v.empty()) problems->push_back(std::string("missing '") + k + "': expected a path (string)");
     (k[0] == 'd' ? out->data_dir : out->output_dir) = v;
   }
+  out->drop_caches_after_load = false;
+  if (raw.contains("drop_caches_after_load") && !raw["drop_caches_after_load"].is_null()) {
+    if (raw["drop_caches_after_load"].is_boolean()) out->drop_caches_after_load = raw["drop_caches_after_load"].get<bool>();
+    else problems->push_back("bad value for 'drop_caches_after_load': expected true or false, got " +
+                             raw["drop_caches_after_load"].dump());
+  }
   if (!out->data_dir.empty() && out->data_dir == out->output_dir)
     problems->push_back("data_dir and output_dir must differ");
   return problems->size() == before;
@@ -408,6 +415,7 @@ json ResolvedConfig::to_json() const {
   for (const auto& [n, v] : params) p[n] = v;
   json out = {{"workload", workload ? workload->name : ""}, {"engine", backend_name()},
               {"knobs", k}, {"params", p}, {"seed", seed}, {"data_dir", data_dir}, {"output_dir", output_dir}};
+  if (drop_caches_after_load) out["drop_caches_after_load"] = true;  // absent when false: configs stay as they were
   if (target) {
     json c = target_conn;
     if (c.is_object() && c.contains("password")) c["password"] = "***";

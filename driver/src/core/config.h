@@ -21,6 +21,9 @@ struct ResolvedConfig {
   ParamValues params;  // every declared param
   uint64_t seed = 1;
   std::string data_dir, output_dir;
+  // `drop_caches_after_load`: sync and drop the kernel's page cache between the workload's load
+  // (setup) and its measured phase (needs root; engbench's run.drop_caches=between).
+  bool drop_caches_after_load = false;
   json raw;  // as given
   json to_json() const;  // resolved config (knobs namespaced as in the input; a password shown as ***)
   const std::string& backend_name() const;  // engine or target name

@@ -52,8 +52,10 @@ def limits_label(run_limits: dict | None) -> str:
     for key, what in (("read_bps", "read {}/s"), ("write_bps", "write {}/s")):
         if rl.get(key) is not None:
             parts.append(what.format(_size(int(rl[key]))))
+    # run.drop_caches: true (runs before it had modes) and "start" are "drop caches"; "between" differs
     if rl.get("drop_caches"):
-        parts.append("drop caches")
+        parts.append({"between": "drop caches after load", "both": "drop caches at start and after load"}
+                     .get(rl["drop_caches"], "drop caches"))
     if parts and (rl.get("cgroup") or {}).get("version") is not None:
         parts.append(f"cgroup v{rl['cgroup']['version']}")
     return ", ".join(parts) or NO_LIMITS
