@@ -20,8 +20,10 @@
 //
 // Requests: the ten LinkBench operations with the 2011 default mix (params, percent), ids drawn from
 // Zipf over [1, maxid1) (shapes 0.8 link reads, 0.741 link writes, 0.625 node reads, 0.606 node
-// updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler); the
-// correlated/uncorrelated blends and getlinklist_history paging are not modelled. id2: an existing
+// updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler);
+// read_uncorr_blend / write_uncorr_blend percent of the link ops' draws go through a second
+// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; default 0,
+// FBWorkload ships 99.5 / 95); getlinklist_history paging is not modelled. id2: an existing
 // link of id1 with probability 0.5 (get), 0.9 (update/delete), 0.05 (add), else uniform. Payloads:
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
@@ -33,9 +35,12 @@
 // Every target, the KV engines included, is reached through a LinkbenchStore (target.h; the KV one
 // in workloads/stores_kv.cc): one run loop, one loader. Logical bytes are counted here, per
 // request, from the request and what the store returned (docs/driver.md "Logical bytes").
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 #include "core/rng.h"
@@ -90,6 +95,32 @@ uint64_t link_bytes(size_t data) {
       .i64("version").bytes();
 }
 uint64_t count_bytes() { return BsonSize().i64("id").i64("link_type").i64("count").i64("time").i64("version").bytes(); }
+
+// The driver process's CPU seconds so far (user + sys, all threads).
+double process_cpu_s() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// A second bijection of [1, n] for the uncorrelated blends: k -> 1 + ((k-1) * m + a) mod n with a
+// multiplier unrelated to Scramble's, so that the popular ranks land on ranks of every out-degree
+// (LinkBench: a shuffler with another seed, UNCORR_SHUFFLER_SEED).
+class Remix {
+ public:
+  explicit Remix(uint64_t n) : n_(n ? n : 1) {
+    m_ = 0xD1B54A32D192ED03ULL % n_;
+    if (m_ == 0) m_ = 1;
+    while (std::gcd(m_, n_) != 1) ++m_;
+    a_ = 0x8CB92BA72F3D8DD7ULL % n_;
+  }
+  uint64_t operator()(uint64_t k) const {
+    return 1 + static_cast<uint64_t>((static_cast<unsigned __int128>(k - 1) * m_ + a_) % n_);
+  }
+
+ private:
+  uint64_t n_, m_ = 1, a_ = 0;
+};
 
 // What a requester draws from.
 struct Draws {
@@ -149,6 +180,9 @@ class LinkBench final : public Workload {
     }
     for (int o = 1; o < kNumOps; ++o) cum_[o] /= total;
     scramble_ = std::make_unique<Scramble>(nids_);
+    uncorr_ = std::make_unique<Remix>(nids_);
+    read_uncorr_ = p_dbl(p, "read_uncorr_blend") / 100.0;
+    write_uncorr_ = p_dbl(p, "write_uncorr_blend") / 100.0;
     fill_payloads(&link_buf_, 32, 100, 0.225, 0x11B0F);
     fill_payloads(&node_buf_, 50, 220, 0.63, 0x20DEB);
   }
@@ -232,6 +266,13 @@ class LinkBench final : public Workload {
       h.str(r->data);
     };
     auto id_of = [&](const Zipf& z) { return (*scramble_)(z.sample(rng)); };
+    // Link ops: LinkBench's blend (read_uncorr_blend / write_uncorr_blend percent of the draws rank
+    // ids by a second permutation, so that their popularity is independent of out-degree); the
+    // blend's coin is only drawn when the blend is on.
+    auto link_id_of = [&](const Zipf& z, double uncorr) {
+      if (uncorr > 0 && rng.uniform01() < uncorr) return (*scramble_)((*uncorr_)(z.sample(rng)));
+      return id_of(z);
+    };
     // id2 and link type. graph=linkbench: ID2Chooser.chooseForOp (a uniform link type unless
     // given, id2 = id1 + uniform(ceil(links / p_exist))); lognormal: an existing link of id1 with
     // probability p_exist, else uniform.
@@ -263,12 +304,12 @@ class LinkBench final : public Workload {
       case kUpdateNode: r->id1 = id_of(d.node_update); pick_data(node_buf_, d.node_size, 1 << 20); break;
       case kDeleteNode: r->id1 = 1 + rng.uniform(nids_); break;
       case kGetNode: r->id1 = id_of(d.node_read); break;
-      case kAddLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.05, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
-      case kUpdateLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.9, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
-      case kDeleteLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.9, &r->lt, &r->id2); break;
-      case kCountLink: r->id1 = id_of(d.link_read); r->lt = rng.uniform(ltc_); break;
+      case kAddLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.05, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
+      case kUpdateLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.9, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
+      case kDeleteLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.9, &r->lt, &r->id2); break;
+      case kCountLink: r->id1 = link_id_of(d.link_read, read_uncorr_); r->lt = rng.uniform(ltc_); break;
       case kMultigetLink: {
-        r->id1 = id_of(d.link_read);
+        r->id1 = link_id_of(d.link_read, read_uncorr_);
         r->lt = rng.uniform(ltc_);
         uint64_t nget = std::min<uint64_t>(128, 1 + geometric(rng, 0.382));
         for (uint64_t i = 0; i < nget; ++i) {
@@ -278,7 +319,7 @@ class LinkBench final : public Workload {
         }
         break;
       }
-      case kGetLinksList: r->id1 = id_of(d.link_read); r->lt = rng.uniform(ltc_); break;
+      case kGetLinksList: r->id1 = link_id_of(d.link_read, read_uncorr_); r->lt = rng.uniform(ltc_); break;
     }
     h.u64(r->id1);
     h.u64(r->lt);
@@ -369,7 +410,7 @@ class LinkBench final : public Workload {
     j["logical_bytes_stored"] = loaded_bytes_.load();  // the data set as loaded (see docs/driver.md)
     j["load"] = {{"graph", real_graph_ ? "linkbench" : "lognormal"}, {"nodes", loaded_nodes_}, {"links", links}, {"counts", loaded_counts_.load()},
                  {"links_per_node", loaded_nodes_ ? static_cast<double>(links) / loaded_nodes_ : 0.0},
-                 {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_}, {"end_unix_s", load_end_unix_s_}};
+                 {"seconds", load_seconds_}, {"cpu_s", load_cpu_s_}, {"start_unix_s", load_start_unix_s_}, {"end_unix_s", load_end_unix_s_}};
     j["verify"] = {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}};
     return j;
   }
@@ -390,6 +431,7 @@ class LinkBench final : public Workload {
   // clients taking interleaved id1 ranges of `load_batch` ids.
   void load(const ParamValues& p) {
     const uint64_t t0 = now_ns();
+    const double cpu0 = process_cpu_s();
     load_start_unix_s_ = static_cast<double>(unix_now_ms()) / 1000.0;
     const uint64_t chunk = static_cast<uint64_t>(p_int(p, "load_batch"));
     const int loaders = static_cast<int>(p_int(p, "loaders"));
@@ -409,6 +451,7 @@ class LinkBench final : public Workload {
     for (auto& e : errors)
       if (!e.empty()) throw std::runtime_error("linkbench load: " + e);
     load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
+    load_cpu_s_ = process_cpu_s() - cpu0;
     load_end_unix_s_ = load_start_unix_s_ + load_seconds_;
   }
 
@@ -478,11 +521,14 @@ class LinkBench final : public Workload {
   int threads_ = 1;
   double cum_[kNumOps] = {};
   std::unique_ptr<Scramble> scramble_;
+  std::unique_ptr<Remix> uncorr_;  // the uncorrelated blend's ranks -> ranks of scramble_
+  double read_uncorr_ = 0, write_uncorr_ = 0;
   std::string link_buf_, node_buf_;
   std::array<std::mutex, 256> stripes_;
   uint64_t loaded_nodes_ = 0;
   std::atomic<uint64_t> loaded_links_{0}, loaded_counts_{0}, loaded_bytes_{0};
   double load_seconds_ = 0;
+  double load_cpu_s_ = 0;  // the driver process's CPU (user + sys, all threads) over the load
   // The load's wall window, so its OS costs can be computed from the captures (process: loads).
   double load_start_unix_s_ = 0, load_end_unix_s_ = 0;
   std::atomic<uint64_t> verify_checks_{0}, verify_bad_{0};
@@ -510,6 +556,8 @@ void check_params(const ParamValues& p, std::vector<std::string>* problems) {
   need(nonneg && total > 0, "'addlink'..'deletenode': expected percentages >= 0 with a positive sum");
   for (const char* z : {"link_read_shape", "link_write_shape", "node_read_shape", "node_update_shape"})
     need(p_dbl(p, z) > 0 && p_dbl(p, z) != 1.0, std::string("'") + z + "': expected a Zipf shape > 0");
+  for (const char* b : {"read_uncorr_blend", "write_uncorr_blend"})
+    need(p_dbl(p, b) >= 0 && p_dbl(p, b) <= 100, std::string("'") + b + "': expected a percentage in [0, 100]");
   need(p_dbl(p, "link_datasize") > 0 && p_dbl(p, "node_datasize") > 0, "'link_datasize'/'node_datasize': expected > 0");
 }
 
@@ -556,6 +604,12 @@ WorkloadInfo linkbench_info() {
       {"addnode", ParamType::Double, 2.5732789, "percent: add_node"},
       {"updatenode", ParamType::Double, 7.366437, "percent: update_node"},
       {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node"},
+      {"read_uncorr_blend", ParamType::Double, 0.0,
+       "percent of link reads whose id1's popularity is independent of its out-degree (LinkBench's "
+       "read_uncorr_blend; FBWorkload.properties ships 99.5)"},
+      {"write_uncorr_blend", ParamType::Double, 0.0,
+       "percent of link writes whose id1's popularity is independent of its out-degree (LinkBench's "
+       "write_uncorr_blend; FBWorkload.properties ships 95)"},
       {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list"},
       {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link"},
       {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids"},
