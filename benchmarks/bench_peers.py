@@ -40,9 +40,9 @@ LinkBench's `Links/second` of its LOAD PHASE line (its load includes the up to 2
 sleeps before connecting) and the sum of its requesters' `requests/second` (each over its own
 window of --seconds); engbench's load.links / load.seconds and rates.request.requests_per_s. Client
 CPU: the JVM's whole process (JIT and GC included) per phase; engbench's driver process (load.cpu_s,
-and the rest for the requests). The mix: FBWorkload.properties' ten percentages on both; LinkBench's
-getlinklist_history share is set to what engbench models (0 until engbench has the operation) and
-its uncorrelated blends are left as LinkBench ships them (engbench does not model them).
+and the rest for the requests). The mix: LinkBench's config/FBWorkload.properties as it ships, and engbench
+given the same values from that file: the ten percentages, read_uncorr_blend / write_uncorr_blend
+and getlinklist_history.
 
 Without any peer the script says what is missing and exits 0; a peer given but unusable (not a
 file, LinkBench not built, no java) is refused with what to do, exit 2.
@@ -97,11 +97,6 @@ LB_DDL = [
     "version bigint(20) unsigned NOT NULL, time int(10) unsigned NOT NULL, data mediumtext NOT NULL, "
     "PRIMARY KEY(id)) ENGINE={engine} DEFAULT CHARSET=latin1",
 ]
-# What engbench's linkbench models of LinkBench's getlinklist_history (percent of get_links_list
-# requests that page back past a full first page); LinkBench is run with the same share.
-EB_GETLINKLIST_HISTORY = 0.0
-
-
 def child_cpu() -> float:
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
     return ru.ru_utime + ru.ru_stime
@@ -191,9 +186,9 @@ def linkbench_problem(home: Path):
 
 
 # LinkBench's workload settings engbench takes from the peer's own config/FBWorkload.properties (so
-# that both run the same mix): the ten percentages and the uncorrelated blends.
+# that both run the same mix): the ten percentages, the uncorrelated blends and getlinklist_history.
 MIX_KEYS = ["addlink", "deletelink", "updatelink", "countlink", "getlink", "getlinklist", "getnode", "addnode",
-            "updatenode", "deletenode", "read_uncorr_blend", "write_uncorr_blend"]
+            "updatenode", "deletenode", "read_uncorr_blend", "write_uncorr_blend", "getlinklist_history"]
 
 
 def workload_settings(home: Path) -> dict:
@@ -227,7 +222,6 @@ def linkbench_overrides(db, args) -> dict:
     return {"host": "127.0.0.1", "port": str(db.port), "user": LB_USER, "password": LB_PASSWORD, "dbid": "linkdb",
             "maxid1": str(args.maxid1), "loaders": str(args.loaders), "requesters": str(args.requesters),
             "requests": str(10**12), "maxtime": str(args.seconds), "warmup_time": "0",
-            "getlinklist_history": str(EB_GETLINKLIST_HISTORY),
             # fewer progress lines; no effect on the work
             "progressfreq": "100000", "displayfreq": "100000", "load_progress_interval": str(10**9),
             "req_progress_interval": str(10**9)}
