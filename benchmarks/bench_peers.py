@@ -22,8 +22,10 @@ buffer-pool misses.
 iibench.py: one file of https://github.com/mdcallag/mytools (bench/ibench/iibench.py; `git clone`
 it anywhere, nothing to build). It imports MySQLdb (mysqlclient); where that is not installed it
 runs through PyMySQL's MySQLdb shim, a slower client: the output says which. rows/s is over each
-client's whole command (engbench run with its samplers and manifest; iibench.py with its start-up
-and a reporter that notices the end within 1 s), so use enough rows (default 1M).
+client's whole command (engbench run with its samplers and manifest: waiting for iostat's and
+vmstat's first and last reports costs it ~3 s, ~13% of a 1M-row run here; iibench.py with its
+start-up and a reporter that notices the end within 1 s); "own rows/s" is each client's own figure
+(engbench: rows over the driver's client window; iibench.py: t_ips of its last report line).
 
 LinkBench: a checkout of https://github.com/facebookarchive/linkbench built outside this
 repository (`mvn -q -DskipTests package` with Maven and a JDK; Java 17 builds it), so that
@@ -113,16 +115,18 @@ def work_per(before: dict, after: dict, n: float) -> dict:
 # --- iibench ---
 
 def measured(db, run):
-    """run() -> (rows, client CPU s, wall s), rows possibly a function called once the server's
-    counters are read (so that counting rows is not counted as work); returns {"insert": rows/s,
-    CPU us/row and server work per row}."""
+    """run() -> (rows, client CPU s, wall s, the client's own rows/s), rows possibly a function called
+    once the server's counters are read (so that counting rows is not counted as work); returns
+    {"insert": rows/s over the whole command, the client's own rows/s, CPU us/row and server work
+    per row}."""
     before, c0, t0 = status(db), child_cpu(), time.monotonic()
-    rows, cpu, wall = run()
+    rows, cpu, wall, own = run()
     after = status(db)
     rows = rows() if callable(rows) else rows
     cpu = cpu if cpu is not None else child_cpu() - c0
     wall = wall if wall is not None else time.monotonic() - t0
-    return {"insert": {"rows/s": rows / wall, "client CPU us/row": cpu / rows * 1e6, **work_per(before, after, rows)}}
+    return {"insert": {"rows/s": rows / wall, "own rows/s": own, "client CPU us/row": cpu / rows * 1e6,
+                       **work_per(before, after, rows)}}
 
 
 def iibench_py(db, args, tmp):
@@ -143,7 +147,10 @@ def iibench_py(db, args, tmp):
             with db.connect().cursor() as cur:
                 cur.execute("SELECT COUNT(*) FROM ibpy.purchases_index")
                 return cur.fetchone()[0]
-        return rows, None, None
+        # its own figure: t_ips (inserted / seconds since its start) of its last report line
+        reports = [ln.split("\t") for ln in out.stdout.splitlines() if ln.count("\t") == 16]
+        own = [float(r[3]) for r in reports if r[3].replace(".", "", 1).isdigit()]
+        return rows, None, None, own[-1] if own else float("nan")
     return measured(db, run)
 
 
@@ -160,7 +167,9 @@ def engbench_iibench(db, args, tmp: Path):
         s = json.loads((res.run_dir / "driver" / "summary.json").read_text())
         proc = s["driver_process"]
         # the driver's whole process CPU (a fair match for iibench.py's whole process)
-        return s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"], None
+        # its own figure: rows over the driver's client window (no samplers' start and stop)
+        return (s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"], None,
+                s["documents_inserted"] / s["client"]["seconds"])
     return measured(db, run)
 
 
@@ -356,7 +365,6 @@ def main():
     if not args.iibench and not args.linkbench:
         print("bench_peers: nothing to compare; exiting")
         return 0
-    os.environ["ENGBENCH_MYSQL_PASSWORD"] = LB_PASSWORD  # engbench's mariadb target reads it (linkbench)
     with tempfile.TemporaryDirectory(prefix="bench-peers-") as tmp, \
             MariaDB(Path(tmp) / "server", engine=args.engine,
                     settings={"cache_size": "128M", "flush_log_at_trx_commit": 1}) as db:
@@ -373,8 +381,13 @@ def main():
             with db.connect().cursor() as cur:
                 cur.execute(f"CREATE USER '{LB_USER}'@'127.0.0.1' IDENTIFIED BY '{LB_PASSWORD}'")
                 cur.execute(f"GRANT ALL ON *.* TO '{LB_USER}'@'127.0.0.1'")
-            res = pairs(args.pairs, "LinkBench", lambda: linkbench_java(db, args, tmp),
-                        lambda: engbench_linkbench(db, args, tmp), [("load", "links/s"), ("request", "requests/s")])
+            # engbench's mariadb target reads the password from here (the iibench side is root, no password)
+            os.environ["ENGBENCH_MYSQL_PASSWORD"] = LB_PASSWORD
+            try:
+                res = pairs(args.pairs, "LinkBench", lambda: linkbench_java(db, args, tmp),
+                            lambda: engbench_linkbench(db, args, tmp), [("load", "links/s"), ("request", "requests/s")])
+            finally:
+                os.environ.pop("ENGBENCH_MYSQL_PASSWORD", None)
             over = " ".join(f"-D {k}={v}" for k, v in linkbench_overrides(db, args).items() if k != "password")
             head = (f"linkbench: {server}, maxid1={args.maxid1}, {args.loaders} loaders, {args.requesters} requesters, "
                     f"{args.seconds} s of requests, {args.pairs} alternating pairs, fresh tables, both over TCP")
