@@ -135,6 +135,14 @@ class LinkbenchClient {
   // Default: one get_link per distinct id2 (stores with a set query override it).
   virtual size_t multiget_links(int64_t id1, int64_t link_type, const std::vector<int64_t>& id2s,
                                 std::vector<LbLink>* out);
+  // getlinklist_history: visible links of (id1, link_type) with time <= max_time, newest first,
+  // skipping `offset`, at most limit (LinkBench's getLinkList(id1, type, 0, max_time, offset,
+  // limit)). `newer` is how many of the list's rows the workload expects before that point (its
+  // loaded rows newer than max_time, plus offset). Default, for stores whose list rows carry no
+  // time: get_links_list of newer + limit rows, the first `newer` dropped (the same rows while the
+  // run has not written that list).
+  virtual size_t get_links_list_older(int64_t id1, int64_t link_type, int64_t max_time, size_t offset, size_t limit,
+                                      size_t newer, std::vector<LbLink>* out);
 };
 
 class LinkbenchStore {

@@ -499,6 +499,14 @@ class SqlLinkbenchClient final : public LinkbenchClient {
                             std::to_string(limit),
                         out);
   }
+  // LinkBench's getLinkListTail: the same statement with the time range's upper end and an offset.
+  size_t get_links_list_older(int64_t id1, int64_t lt, int64_t max_time, size_t offset, size_t limit, size_t /*newer*/,
+                              std::vector<LbLink>* out) override {
+    return select_links(" FORCE INDEX(id1_type) WHERE id1=" + std::to_string(id1) + " AND link_type=" + std::to_string(lt) +
+                            " AND time>=0 AND time<=" + std::to_string(max_time) + " AND visibility=1 ORDER BY time DESC LIMIT " +
+                            std::to_string(offset) + "," + std::to_string(limit),
+                        out);
+  }
 
  private:
   static std::string where(int64_t id1, int64_t lt, int64_t id2) {

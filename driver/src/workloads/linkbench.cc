@@ -20,8 +20,12 @@
 //
 // Requests: the ten LinkBench operations with the 2011 default mix (params, percent), ids drawn from
 // Zipf over [1, maxid1) (shapes 0.8 link reads, 0.741 link writes, 0.625 node reads, 0.606 node
-// updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler); the
-// correlated/uncorrelated blends and getlinklist_history paging are not modelled. id2: an existing
+// updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler);
+// read_uncorr_blend / write_uncorr_blend percent of the link ops' draws go through a second
+// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; default 0,
+// FBWorkload ships 99.5 / 95); getlinklist_history percent of get_links_list requests page past
+// a list whose last page came back full (LinkBench's tail history, kept from the stream and the
+// loaded graph: see TailHistory; default 0, FBWorkload ships 0.3). id2: an existing
 // link of id1 with probability 0.5 (get), 0.9 (update/delete), 0.05 (add), else uniform. Payloads:
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
@@ -33,9 +37,13 @@
 // Every target, the KV engines included, is reached through a LinkbenchStore (target.h; the KV one
 // in workloads/stores_kv.cc): one run loop, one loader. Logical bytes are counted here, per
 // request, from the request and what the store returned (docs/driver.md "Logical bytes").
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <array>
+#include <map>
 #include <mutex>
+#include <numeric>
 #include <thread>
 
 #include "core/rng.h"
@@ -91,6 +99,32 @@ uint64_t link_bytes(size_t data) {
 }
 uint64_t count_bytes() { return BsonSize().i64("id").i64("link_type").i64("count").i64("time").i64("version").bytes(); }
 
+// The driver process's CPU seconds so far (user + sys, all threads).
+double process_cpu_s() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+// A second bijection of [1, n] for the uncorrelated blends: k -> 1 + ((k-1) * m + a) mod n with a
+// multiplier unrelated to Scramble's, so that the popular ranks land on ranks of every out-degree
+// (LinkBench: a shuffler with another seed, UNCORR_SHUFFLER_SEED).
+class Remix {
+ public:
+  explicit Remix(uint64_t n) : n_(n ? n : 1) {
+    m_ = 0xD1B54A32D192ED03ULL % n_;
+    if (m_ == 0) m_ = 1;
+    while (std::gcd(m_, n_) != 1) ++m_;
+    a_ = 0x8CB92BA72F3D8DD7ULL % n_;
+  }
+  uint64_t operator()(uint64_t k) const {
+    return 1 + static_cast<uint64_t>((static_cast<unsigned __int128>(k - 1) * m_ + a_) % n_);
+  }
+
+ private:
+  uint64_t n_, m_ = 1, a_ = 0;
+};
+
 // What a requester draws from.
 struct Draws {
   Zipf link_read, link_write, node_read, node_update;
@@ -105,8 +139,30 @@ struct Draws {
 struct Request {
   int op = 0;
   uint64_t id1 = 0, lt = 0, id2 = 0;
+  uint64_t page = 0;           // get_links_list: 0 = the first page; p >= 1 = history page p
   std::vector<uint64_t> id2s;  // multiget_link
   std::string data;            // payload of add_node, update_node, add_link, update_link
+};
+
+// LinkBench's list-tail history (LinkBenchRequest.listTailHistory: at most 2048 (id1, link type)
+// whose last list read came back full, each with the pages read so far), one per requester. Kept
+// from the stream and the loaded graph, not from results: a list is taken as full when its loaded
+// length reaches the page (see draw), so the stream stays a pure function of the seed.
+struct TailHistory {
+  static constexpr size_t kLimit = 2048;  // LinkBenchRequest's listTailHistoryLimit
+  struct Entry {
+    uint64_t id1, lt, pages;
+  };
+  std::vector<Entry> entries;
+  std::map<std::pair<uint64_t, uint64_t>, size_t> index;
+  void remove(size_t pos) {  // LinkBench's removeTailCacheEntry(pos, null): the last one moves in
+    index.erase({entries[pos].id1, entries[pos].lt});
+    if (pos + 1 != entries.size()) {
+      entries[pos] = entries.back();
+      index[{entries[pos].id1, entries[pos].lt}] = pos;
+    }
+    entries.pop_back();
+  }
 };
 
 // What a request did: items (as in docs/driver.md) and its logical bytes.
@@ -149,6 +205,10 @@ class LinkBench final : public Workload {
     }
     for (int o = 1; o < kNumOps; ++o) cum_[o] /= total;
     scramble_ = std::make_unique<Scramble>(nids_);
+    uncorr_ = std::make_unique<Remix>(nids_);
+    read_uncorr_ = p_dbl(p, "read_uncorr_blend") / 100.0;
+    write_uncorr_ = p_dbl(p, "write_uncorr_blend") / 100.0;
+    hist_ = p_dbl(p, "getlinklist_history") / 100.0;
     fill_payloads(&link_buf_, 32, 100, 0.225, 0x11B0F);
     fill_payloads(&node_buf_, 50, 220, 0.63, 0x20DEB);
   }
@@ -198,6 +258,26 @@ class LinkBench final : public Workload {
       for (uint64_t j = 0, n = real_links(id1, lt); j < n; ++j) out->emplace_back(lt, id1 + j);
   }
 
+  // Loaded links of (id1, link type).
+  uint64_t list_length(uint64_t id1, uint64_t lt) const {
+    if (real_graph_) return real_links(id1, lt);
+    uint64_t od = outdeg(id1);
+    return od / ltc_ + (lt < od % ltc_ ? 1 : 0);
+  }
+  // The load's time of the k-th newest (k from 0) loaded link of (id1, link type): the load stamps
+  // id1's j-th link (links_of order) with load time - j. Links written during the run are newer, so
+  // a history page starts where the loaded list's page boundary was.
+  int64_t page_last_time(uint64_t id1, uint64_t lt, uint64_t k) const {
+    uint64_t j;
+    if (real_graph_) {
+      j = k;
+      for (uint64_t t = 0; t < lt; ++t) j += real_links(id1, t);
+    } else {
+      j = k * ltc_ + lt;
+    }
+    return load_now_ms_ - static_cast<int64_t>(j);
+  }
+
   void run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) override {
     const ParamValues& p = ctx.params;
     const uint64_t quota = requests_ == 0 ? UINT64_MAX
@@ -209,10 +289,11 @@ class LinkBench final : public Workload {
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     std::unique_ptr<LinkbenchClient> cl = store_->client();
     Request req;
+    TailHistory tails;
     for (uint64_t done = 0; done < quota && !ctx.should_stop(); ++done) {
       uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
       if (ctx.should_stop()) break;
-      draw(rng, draws, h, &req);
+      draw(rng, draws, h, &req, &tails, list_limit);
       uint64_t t0 = rate > 0 ? intended : now_ns();
       Outcome o = req.op <= kGetNode ? node_request(*cl, req, verify) : link_request(*cl, req, verify, list_limit);
       uint64_t t1 = now_ns();
@@ -224,7 +305,7 @@ class LinkBench final : public Workload {
 
   // The next request: every draw happens here, before any store call (the stream never depends on
   // results), and everything drawn is hashed.
-  void draw(Rng& rng, const Draws& d, OpHasher& h, Request* r) const {
+  void draw(Rng& rng, const Draws& d, OpHasher& h, Request* r, TailHistory* tails, uint64_t limit) const {
     auto pick_data = [&](const std::string& buf, const LogNormal& ln, size_t cap) {
       size_t n = std::min(cap, static_cast<size_t>(std::llround(ln.sample(rng))));
       size_t off = rng.uniform(kBuf - n + 1);
@@ -232,6 +313,13 @@ class LinkBench final : public Workload {
       h.str(r->data);
     };
     auto id_of = [&](const Zipf& z) { return (*scramble_)(z.sample(rng)); };
+    // Link ops: LinkBench's blend (read_uncorr_blend / write_uncorr_blend percent of the draws rank
+    // ids by a second permutation, so that their popularity is independent of out-degree); the
+    // blend's coin is only drawn when the blend is on.
+    auto link_id_of = [&](const Zipf& z, double uncorr) {
+      if (uncorr > 0 && rng.uniform01() < uncorr) return (*scramble_)((*uncorr_)(z.sample(rng)));
+      return id_of(z);
+    };
     // id2 and link type. graph=linkbench: ID2Chooser.chooseForOp (a uniform link type unless
     // given, id2 = id1 + uniform(ceil(links / p_exist))); lognormal: an existing link of id1 with
     // probability p_exist, else uniform.
@@ -263,12 +351,12 @@ class LinkBench final : public Workload {
       case kUpdateNode: r->id1 = id_of(d.node_update); pick_data(node_buf_, d.node_size, 1 << 20); break;
       case kDeleteNode: r->id1 = 1 + rng.uniform(nids_); break;
       case kGetNode: r->id1 = id_of(d.node_read); break;
-      case kAddLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.05, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
-      case kUpdateLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.9, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
-      case kDeleteLink: r->id1 = id_of(d.link_write); pick_id2(r->id1, 0.9, &r->lt, &r->id2); break;
-      case kCountLink: r->id1 = id_of(d.link_read); r->lt = rng.uniform(ltc_); break;
+      case kAddLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.05, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
+      case kUpdateLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.9, &r->lt, &r->id2); pick_data(link_buf_, d.link_size, kLinkDataMax); break;
+      case kDeleteLink: r->id1 = link_id_of(d.link_write, write_uncorr_); pick_id2(r->id1, 0.9, &r->lt, &r->id2); break;
+      case kCountLink: r->id1 = link_id_of(d.link_read, read_uncorr_); r->lt = rng.uniform(ltc_); break;
       case kMultigetLink: {
-        r->id1 = id_of(d.link_read);
+        r->id1 = link_id_of(d.link_read, read_uncorr_);
         r->lt = rng.uniform(ltc_);
         uint64_t nget = std::min<uint64_t>(128, 1 + geometric(rng, 0.382));
         for (uint64_t i = 0; i < nget; ++i) {
@@ -278,12 +366,40 @@ class LinkBench final : public Workload {
         }
         break;
       }
-      case kGetLinksList: r->id1 = id_of(d.link_read); r->lt = rng.uniform(ltc_); break;
+      case kGetLinksList: {
+        // LinkBench: with probability getlinklist_history (of get_links_list), when it has tails,
+        // the next page of a random tail (links older than the last one read); else a first page,
+        // whose tail is kept when the page is full. A history page that is full moves its tail on,
+        // a short one drops it.
+        if (hist_ > 0 && rng.uniform01() < hist_ && !tails->entries.empty()) {
+          size_t pos = rng.uniform(tails->entries.size());
+          TailHistory::Entry& e = tails->entries[pos];
+          r->id1 = e.id1, r->lt = e.lt, r->page = e.pages;
+          if (list_length(e.id1, e.lt) >= (e.pages + 1) * limit) ++e.pages;
+          else tails->remove(pos);
+          break;
+        }
+        r->id1 = link_id_of(d.link_read, read_uncorr_);
+        r->lt = rng.uniform(ltc_);
+        if (hist_ > 0 && list_length(r->id1, r->lt) >= limit && !tails->index.count({r->id1, r->lt})) {
+          if (tails->entries.size() < TailHistory::kLimit) {
+            tails->index[{r->id1, r->lt}] = tails->entries.size();
+            tails->entries.push_back({r->id1, r->lt, 1});
+          } else {  // full: a random tail gives way (LinkBench's addTailCacheEntry)
+            size_t pos = rng.uniform(tails->entries.size());
+            tails->index.erase({tails->entries[pos].id1, tails->entries[pos].lt});
+            tails->entries[pos] = {r->id1, r->lt, 1};
+            tails->index[{r->id1, r->lt}] = pos;
+          }
+        }
+        break;
+      }
     }
     h.u64(r->id1);
     h.u64(r->lt);
     h.u64(r->id2);
     for (uint64_t x : r->id2s) h.u64(x);
+    if (r->page) h.u64(r->page);  // history pages only: streams without them hash as before
   }
 
   // add_node, update_node, delete_node, get_node. Writes count the node image they write (delete:
@@ -355,7 +471,13 @@ class LinkBench final : public Workload {
       }
       case kGetLinksList: {
         std::vector<LbLink> rows;
-        o.items = cl.get_links_list(id1, lt, list_limit, &rows);
+        if (r.page) {  // LinkBench's getLinkListTail: older than the previous page's last, offset 1
+          history_queries_.fetch_add(1, std::memory_order_relaxed);
+          o.items = cl.get_links_list_older(id1, lt, page_last_time(r.id1, r.lt, r.page * list_limit - 1), 1,
+                                            list_limit, r.page * list_limit, &rows);
+        } else {
+          o.items = cl.get_links_list(id1, lt, list_limit, &rows);
+        }
         for (const auto& l : rows) o.br += link_bytes(l.data.size());
         break;
       }
@@ -369,7 +491,8 @@ class LinkBench final : public Workload {
     j["logical_bytes_stored"] = loaded_bytes_.load();  // the data set as loaded (see docs/driver.md)
     j["load"] = {{"graph", real_graph_ ? "linkbench" : "lognormal"}, {"nodes", loaded_nodes_}, {"links", links}, {"counts", loaded_counts_.load()},
                  {"links_per_node", loaded_nodes_ ? static_cast<double>(links) / loaded_nodes_ : 0.0},
-                 {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_}, {"end_unix_s", load_end_unix_s_}};
+                 {"seconds", load_seconds_}, {"cpu_s", load_cpu_s_}, {"start_unix_s", load_start_unix_s_}, {"end_unix_s", load_end_unix_s_}};
+    j["getlinklist_history"] = {{"percent_of_get_links_list", hist_ * 100}, {"queries", history_queries_.load()}};
     j["verify"] = {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}};
     return j;
   }
@@ -390,10 +513,12 @@ class LinkBench final : public Workload {
   // clients taking interleaved id1 ranges of `load_batch` ids.
   void load(const ParamValues& p) {
     const uint64_t t0 = now_ns();
+    const double cpu0 = process_cpu_s();
     load_start_unix_s_ = static_cast<double>(unix_now_ms()) / 1000.0;
     const uint64_t chunk = static_cast<uint64_t>(p_int(p, "load_batch"));
     const int loaders = static_cast<int>(p_int(p, "loaders"));
     const int64_t now_ms = unix_now_ms();
+    load_now_ms_ = now_ms;
     load_nodes(chunk, LogNormal{p_dbl(p, "node_datasize"), 1.0}, now_ms);
     std::vector<std::string> errors(loaders);
     std::vector<std::thread> th;
@@ -409,6 +534,7 @@ class LinkBench final : public Workload {
     for (auto& e : errors)
       if (!e.empty()) throw std::runtime_error("linkbench load: " + e);
     load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
+    load_cpu_s_ = process_cpu_s() - cpu0;
     load_end_unix_s_ = load_start_unix_s_ + load_seconds_;
   }
 
@@ -478,15 +604,21 @@ class LinkBench final : public Workload {
   int threads_ = 1;
   double cum_[kNumOps] = {};
   std::unique_ptr<Scramble> scramble_;
+  std::unique_ptr<Remix> uncorr_;  // the uncorrelated blend's ranks -> ranks of scramble_
+  double read_uncorr_ = 0, write_uncorr_ = 0;
   std::string link_buf_, node_buf_;
   std::array<std::mutex, 256> stripes_;
   uint64_t loaded_nodes_ = 0;
   std::atomic<uint64_t> loaded_links_{0}, loaded_counts_{0}, loaded_bytes_{0};
   double load_seconds_ = 0;
+  double load_cpu_s_ = 0;  // the driver process's CPU (user + sys, all threads) over the load
   // The load's wall window, so its OS costs can be computed from the captures (process: loads).
   double load_start_unix_s_ = 0, load_end_unix_s_ = 0;
   std::atomic<uint64_t> verify_checks_{0}, verify_bad_{0};
   std::atomic<uint64_t> h_count_{0};
+  std::atomic<uint64_t> history_queries_{0};
+  double hist_ = 0;          // getlinklist_history / 100
+  int64_t load_now_ms_ = 0;  // the time the load stamps links with (link j of an id1: this - j)
 };
 
 void check_params(const ParamValues& p, std::vector<std::string>* problems) {
@@ -510,6 +642,8 @@ void check_params(const ParamValues& p, std::vector<std::string>* problems) {
   need(nonneg && total > 0, "'addlink'..'deletenode': expected percentages >= 0 with a positive sum");
   for (const char* z : {"link_read_shape", "link_write_shape", "node_read_shape", "node_update_shape"})
     need(p_dbl(p, z) > 0 && p_dbl(p, z) != 1.0, std::string("'") + z + "': expected a Zipf shape > 0");
+  for (const char* b : {"read_uncorr_blend", "write_uncorr_blend", "getlinklist_history"})
+    need(p_dbl(p, b) >= 0 && p_dbl(p, b) <= 100, std::string("'") + b + "': expected a percentage in [0, 100]");
   need(p_dbl(p, "link_datasize") > 0 && p_dbl(p, "node_datasize") > 0, "'link_datasize'/'node_datasize': expected > 0");
 }
 
@@ -528,6 +662,15 @@ size_t LinkbenchClient::multiget_links(int64_t id1, int64_t link_type, const std
       out->push_back(l);
       ++n;
     }
+  return n;
+}
+
+size_t LinkbenchClient::get_links_list_older(int64_t id1, int64_t link_type, int64_t /*max_time*/, size_t /*offset*/,
+                                             size_t limit, size_t newer, std::vector<LbLink>* out) {
+  std::vector<LbLink> rows;
+  get_links_list(id1, link_type, newer + limit, &rows);
+  size_t n = 0;
+  for (size_t i = newer; i < rows.size(); ++i, ++n) out->push_back(std::move(rows[i]));
   return n;
 }
 
@@ -556,12 +699,21 @@ WorkloadInfo linkbench_info() {
       {"addnode", ParamType::Double, 2.5732789, "percent: add_node"},
       {"updatenode", ParamType::Double, 7.366437, "percent: update_node"},
       {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node"},
+      {"read_uncorr_blend", ParamType::Double, 0.0,
+       "percent of link reads whose id1's popularity is independent of its out-degree (LinkBench's "
+       "read_uncorr_blend; FBWorkload.properties ships 99.5)"},
+      {"write_uncorr_blend", ParamType::Double, 0.0,
+       "percent of link writes whose id1's popularity is independent of its out-degree (LinkBench's "
+       "write_uncorr_blend; FBWorkload.properties ships 95)"},
       {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list"},
       {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link"},
       {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids"},
       {"node_update_shape", ParamType::Double, 0.606, "Zipf shape of update_node ids (delete_node: uniform)"},
       {"link_datasize", ParamType::Double, 8.0, "median link payload bytes (log-normal, sigma 1, cap 255)"},
       {"node_datasize", ParamType::Double, 128.0, "median node payload bytes (log-normal, sigma 1)"},
+      {"getlinklist_history", ParamType::Double, 0.0,
+       "percent of get_links_list requests that read the next page of a list whose last page came back full "
+       "(LinkBench's getlinklist_history; FBWorkload.properties ships 0.3); counted as get_links_list"},
       {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)"},
       {"verify", ParamType::Bool, false, "read back after each write and count mismatches (summary verify)"},
       {"collection_prefix", ParamType::String, std::string("lb_"), "collection names: <prefix>node, link, count"},
