@@ -315,13 +315,12 @@ other. Fewer than 3 repetitions is "not testable", and so is a claim about an en
 stand-in here. The verdict is computed from the processed tables; this notebook only shows it.
 """),
     code("""
-processed_dir = None  # None: $ENGBENCH_PROCESSED_DIR or <repo>/data/processed
+processed_dir = None  # None: $ENGBENCH_PROCESSED_DIR (data/processed), else the shipped tables
 """, tags=["parameters"]),
     code("""
-from engbench import findings, paths
-from engbench.report import data
+from engbench import findings
 
-tables = data.load_processed(processed_dir or paths.processed_dir())
+tables = findings.load(processed_dir)
 table = findings.table(tables)
 table[["id", "words", "subject", "measured", "verdict", "why"]]
 """),

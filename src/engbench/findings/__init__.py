@@ -69,6 +69,18 @@ def values(tables: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=VALUE_COLUMNS)
 
 
+def load(processed_dir=None) -> dict:
+    """The processed tables the findings are judged on: `processed_dir`, else $ENGBENCH_PROCESSED_DIR
+    (data/processed) when it holds tables, else the repository's shipped data/processed (the
+    shipped reproduction), so the findings notebook always has something to show."""
+    from .. import paths
+    from ..report import data
+    for d in ([processed_dir] if processed_dir else [paths.processed_dir(), paths.REPO / "data" / "processed"]):
+        if (Path(d) / "runs.parquet").is_file():
+            return data.load_processed(d)
+    return data.load_processed(processed_dir or paths.processed_dir())  # raises, naming what is missing
+
+
 def add_tables(tables: dict, published_dir=None) -> dict:
     """`tables` (engbench.process.build_tables) with "findings" and "findings_values" added: what
     `engbench process` and the main job write to data/processed."""
@@ -80,4 +92,4 @@ def tested(frame: pd.DataFrame) -> bool:
     return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
 
 
-__all__ = ["table", "values", "add_tables", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]
+__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]
