@@ -263,7 +263,8 @@ def process_run(run_dir) -> dict:
 
 def _target(d: Path) -> dict:
     """The workflow target a run realizes (workflow.json, engbench.matrix): its key and repetition."""
-    rec = _json(d / "workflow.json") if (d / "workflow.json").is_file() else {}
+    from .matrix import RECORD
+    rec = _json(d / RECORD) if (d / RECORD).is_file() else {}
     return {"target": rec.get("key"), "repetition": rec.get("repetition")}
 
 

@@ -1,4 +1,4 @@
-"""The findings: each claim of the source documents (../shared/seeds, as data/published records
+"""The findings: each claim of the source documents (the seed texts, as data/published records
 them) that an experiment of notebooks/params/repro_*.yaml re-measures here, with the rule that
 turns the measured samples into a verdict (rules.py). The words are quoted from the documents;
 what is compared, and how, is stated beside them; nothing here is a measured value or a verdict.
@@ -267,10 +267,13 @@ def _cp(ro, value, where=None, tag=""):
 
 
 HOT = "table:cp_hot | "
-_HOTB = (_cp("true", "engine_stats:value", {"snapshot": "after", "stat": HOT + "cache: bytes currently in the cache"}),
-         _cp("false", "engine_stats:value", {"snapshot": "after", "stat": HOT + "cache: bytes currently in the cache"}))
-_EVICT = (_cp("true", "engine_stats:value", {"snapshot": "after", "stat": HOT + "cache: unmodified pages evicted"}),
-          _cp("false", "engine_stats:value", {"snapshot": "after", "stat": HOT + "cache: unmodified pages evicted"}))
+def _hot_stat(stat):
+    """read_once true and false: a per-table statistic of the hot collection after the run."""
+    return tuple(_cp(ro, "engine_stats:value", {"snapshot": "after", "stat": HOT + stat}) for ro in ("true", "false"))
+
+
+_HOTB = _hot_stat("cache: bytes currently in the cache")
+_EVICT = _hot_stat("cache: unmodified pages evicted")
 _SCAN = (_cp("true", "cache_pollution:scan_hot_ms"), _cp("false", "cache_pollution:scan_hot_ms"))
 _READ = (_cp("true", "cache_pollution:gets_per_s_during"), _cp("false", "cache_pollution:gets_per_s_during"))
 FINDINGS += [
