@@ -13,8 +13,8 @@
 #include "core/runner.h"
 #include "test_support.h"
 #include "workloads/doc_writer.h"
-#include "workloads/ycsb_generators.h"
-#include "workloads/ycsb_store.h"
+#include "workloads/ycsb/generators.h"
+#include "workloads/ycsb/store.h"
 
 namespace {
 using namespace eb::ycsb;

@@ -1,7 +1,7 @@
 // The YCSB store interface (the `DB` binding of YCSB): what the ycsb workload needs from a store, in
-// the shape of target.h's stores. YCSB's table `usertable` holds records {_id: "user<digits>",
+// the shape of the other workloads' stores (workloads/<name>/store.h). YCSB's table `usertable` holds records {_id: "user<digits>",
 // field0..field<N-1>: <fieldlength> bytes}. The KV engines get a Collection-based implementation
-// (workloads/ycsb_store_kv.cc): the record table plus a unique `_id` index, as MongoDB keeps a
+// (store_kv.cc; the servers': store_mariadb.cc, store_mongodb.cc): the record table plus a unique `_id` index, as MongoDB keeps a
 // collection. Stores only carry out requests and return what a client gets back; the workload
 // counts logical bytes from that (docs/driver.md "Logical bytes").
 #pragma once
@@ -11,8 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine.h"
-#include "params.h"
+#include "target.h"
 
 namespace eb {
 
@@ -52,5 +51,13 @@ class YcsbStore {
 };
 
 std::unique_ptr<YcsbStore> kv_ycsb_store(Engine& engine);
+std::unique_ptr<YcsbStore> mariadb_ycsb_store(Target& target);
+std::unique_ptr<YcsbStore> mongodb_ycsb_store(Target& target);
+
+// The stores, by backend (Target::backend()); a server backend not listed does not run this workload.
+inline const StoreFactories<YcsbStore>& ycsb_stores() {
+  static const StoreFactories<YcsbStore> s{kv_ycsb_store, {{"mariadb", mariadb_ycsb_store}, {"mongodb", mongodb_ycsb_store}}};
+  return s;
+}
 
 }  // namespace eb

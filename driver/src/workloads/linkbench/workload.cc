@@ -34,8 +34,8 @@
 // needs it (KV engines, MongoDB; not MariaDB, whose row locks do it). multiget_link returns each
 // found link once, as LinkBench's `id2 IN (...)`.
 // delete_link hides the link (visibility 0, LinkBench's default) and decrements the count.
-// Every target, the KV engines included, is reached through a LinkbenchStore (target.h; the KV one
-// in workloads/stores_kv.cc): one run loop, one loader. Logical bytes are counted here, per
+// Every target, the KV engines included, is reached through a LinkbenchStore (store.h; the KV one
+// in store_kv.cc): one run loop, one loader. Logical bytes are counted here, per
 // request, from the request and what the store returned (docs/driver.md "Logical bytes").
 #include <sys/resource.h>
 
@@ -47,9 +47,9 @@
 #include <thread>
 
 #include "core/rng.h"
-#include "target.h"
 #include "workloads/distributions.h"
 #include "workloads/doc_writer.h"
+#include "workloads/linkbench/store.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -71,7 +71,7 @@ constexpr size_t kLinkDataMax = 255;
 
 // LinkBench's out-degree CDF: (value, cumulative percent) pairs (driver/data/linkbench/README.md).
 constexpr double kNlinksCdf[] = {
-#include "../../data/linkbench/nlinks.inc"
+#include "../../../data/linkbench/nlinks.inc"
 };
 constexpr size_t kNlinksPoints = sizeof kNlinksCdf / sizeof kNlinksCdf[0] / 2;
 
@@ -174,10 +174,10 @@ class LinkBench final : public Workload {
  public:
   std::vector<std::string> op_names() const override { return {kOpNames, kOpNames + kNumOps}; }
 
-  void setup(Engine& engine, const ParamValues& p, uint64_t seed) override { setup_store(kv_linkbench_store(engine), p, seed); }
+  void setup(Engine& engine, const ParamValues& p, uint64_t seed) override { setup_store(linkbench_stores().kv(engine), p, seed); }
 
   void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
-    auto store = target.linkbench_store();
+    auto store = linkbench_stores().for_target(target);
     if (!store) throw std::runtime_error("linkbench does not run on this target");
     setup_store(std::move(store), p, seed);
   }

@@ -8,7 +8,7 @@
 
 #include "core/collection.h"
 #include "workloads/doc_writer.h"
-#include "workloads/ycsb_store.h"
+#include "workloads/ycsb/store.h"
 
 namespace eb {
 namespace {

@@ -17,8 +17,8 @@
 
 #include "core/collection.h"
 #include "core/rng.h"
-#include "target.h"
 #include "workloads/doc_writer.h"
+#include "workloads/iibench/store.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -70,7 +70,7 @@ class IIBench final : public Workload {
     queriers_ = static_cast<int>(p_int(p, "query_threads"));
     max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
     nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
-    store_ = kv_iibench_store(engine);
+    store_ = iibench_stores().kv(engine);
     setup_store(p, seed);
   }
 
@@ -79,7 +79,7 @@ class IIBench final : public Workload {
     queriers_ = static_cast<int>(p_int(p, "query_threads"));
     max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
     nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
-    store_ = target.iibench_store();
+    store_ = iibench_stores().for_target(target);
     if (!store_) throw std::runtime_error("iibench does not run on this target");
     setup_store(p, seed);
   }

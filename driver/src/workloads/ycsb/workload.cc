@@ -9,7 +9,7 @@
 // insert, scan, read_modify_write (items: records found, returned or written; a read, update or
 // read-modify-write of a key not (yet) present has items 0 and is counted in summary `misses`).
 // A read-modify-write is recorded once, as read_modify_write (not also as a read and an update).
-// Generators and key naming: workloads/ycsb_generators.h; stores: workloads/ycsb_store.h.
+// Generators and key naming: generators.h; stores: store.h.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -17,11 +17,10 @@
 #include <set>
 #include <thread>
 
-#include "target.h"
 #include "workloads/doc_writer.h"
 #include "workloads/workload.h"
-#include "workloads/ycsb_generators.h"
-#include "workloads/ycsb_store.h"
+#include "workloads/ycsb/generators.h"
+#include "workloads/ycsb/store.h"
 
 namespace eb {
 namespace {
@@ -153,11 +152,11 @@ class Ycsb final : public Workload {
   }
 
   void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
-    store_ = kv_ycsb_store(engine);
+    store_ = ycsb_stores().kv(engine);
     setup_store(p, seed);
   }
   void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
-    store_ = target.ycsb_store();
+    store_ = ycsb_stores().for_target(target);
     if (!store_) throw std::runtime_error("ycsb does not run on this target");
     setup_store(p, seed);
   }

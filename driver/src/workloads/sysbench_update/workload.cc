@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "core/rng.h"
-#include "target.h"
 #include "workloads/doc_writer.h"
+#include "workloads/sysbench_update/store.h"
 #include "workloads/workload.h"
 
 namespace eb {
@@ -46,12 +46,12 @@ class SysbenchUpdate final : public Workload {
   }
 
   void setup(Engine& engine, const ParamValues& p, uint64_t seed) override {
-    store_ = kv_sysbench_store(engine);
+    store_ = sysbench_stores().kv(engine);
     setup_store(p, seed);
   }
 
   void setup_target(Target& target, const ParamValues& p, uint64_t seed) override {
-    store_ = target.sysbench_store();
+    store_ = sysbench_stores().for_target(target);
     if (!store_) throw std::runtime_error("sysbench-update does not run on this target");
     setup_store(p, seed);
   }

@@ -1,0 +1,106 @@
+// sysbench-update on MariaDB: sysbench's table and statements (oltp_common.lua):
+//   CREATE TABLE sbtestN (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
+//                         pad CHAR(60) NOT NULL DEFAULT '', KEY k_1(k)) ENGINE=InnoDB|ROCKSDB
+//   load: multi-row INSERT per load_batch;  UPDATE sbtestN SET c=? WHERE id=?;  UPDATE sbtestN SET k=k+1 WHERE id=?
+#include <cstdio>
+#include <cstring>
+
+#include "targets/mariadb/mariadb.h"
+#include "workloads/sysbench_update/store.h"
+
+namespace eb {
+namespace {
+using namespace mariadb;
+
+class SqlSysbenchClient final : public SysbenchClient {
+ public:
+  SqlSysbenchClient(const ConnInfo& ci, const std::string& prefix) : c_(ci), prefix_(prefix) {}
+
+  void load(int table, const std::vector<SbRow>& rows) override {
+    sql_.clear();
+    sql_ += "INSERT INTO " + name(table) + " (id, k, c, pad) VALUES ";
+    char num[48];
+    for (size_t i = 0; i < rows.size(); ++i) {
+      std::snprintf(num, sizeof num, "%s(%lld,%lld,'", i ? "," : "", static_cast<long long>(rows[i].id),
+                    static_cast<long long>(rows[i].k));
+      sql_ += num;
+      sql_.append(rows[i].c, kSbCLen);  // digits and '-' only: nothing to escape
+      sql_ += "','";
+      sql_.append(rows[i].pad, kSbPadLen);
+      sql_ += "')";
+    }
+    c_.exec(sql_);
+  }
+
+  bool update_c(int table, int64_t id, const char* c) override {
+    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table), "UPDATE " + name(table) + " SET c=? WHERE id=?");
+    MYSQL_BIND b[2];
+    std::memset(b, 0, sizeof b);
+    unsigned long clen = kSbCLen;
+    long long idv = id;
+    b[0].buffer_type = MYSQL_TYPE_STRING;
+    b[0].buffer = const_cast<char*>(c);
+    b[0].buffer_length = kSbCLen;
+    b[0].length = &clen;
+    b[1].buffer_type = MYSQL_TYPE_LONGLONG;
+    b[1].buffer = &idv;
+    return MyConn::run(s, b, "UPDATE sbtest SET c=? WHERE id=?") > 0;
+  }
+
+  bool update_k(int table, int64_t id, int64_t* new_k) override {
+    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table) + 1, "UPDATE " + name(table) + " SET k=k+1 WHERE id=?");
+    MYSQL_BIND b[1];
+    std::memset(b, 0, sizeof b);
+    long long idv = id;
+    b[0].buffer_type = MYSQL_TYPE_LONGLONG;
+    b[0].buffer = &idv;
+    uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET k=k+1 WHERE id=?");
+    *new_k = -1;
+    return n > 0;
+  }
+
+  bool get(int table, int64_t id, int64_t* k, std::string* c) override {
+    auto r = c_.rows("SELECT k, c FROM " + name(table) + " WHERE id=" + std::to_string(id));
+    if (r.empty()) return false;
+    if (k) *k = std::stoll(r[0][0]);
+    if (c) *c = r[0][1];
+    return true;
+  }
+
+ private:
+  std::string name(int t) const { return prefix_ + std::to_string(t + 1); }
+  MyConn c_;
+  std::string prefix_;
+  std::string sql_;
+};
+
+class SqlSysbenchStore final : public SysbenchStore {
+ public:
+  SqlSysbenchStore(const ConnInfo& ci, std::string engine) : ci_(ci), engine_(std::move(engine)) {}
+  void create(const std::string& prefix, int tables) override {
+    prefix_ = prefix;
+    MyConn c(ci_);
+    for (int t = 0; t < tables; ++t) {
+      std::string n = prefix + std::to_string(t + 1);
+      c.exec("DROP TABLE IF EXISTS " + n);
+      c.exec("CREATE TABLE " + n +
+             " (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', "
+             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k)) ENGINE=" + engine_);
+    }
+  }
+  uint64_t rows(int) override { return 0; }  // recreated empty
+  std::unique_ptr<SysbenchClient> client() override { return std::make_unique<SqlSysbenchClient>(ci_, prefix_); }
+
+ private:
+  ConnInfo ci_;
+  std::string engine_, prefix_;
+};
+
+}  // namespace
+
+std::unique_ptr<SysbenchStore> mariadb_sysbench_store(Target& target) {
+  const Backend& b = backend_of(target);
+  return std::make_unique<SqlSysbenchStore>(b.ci, b.engine);
+}
+
+}  // namespace eb
