@@ -3,75 +3,20 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+
+#include "core/config_internal.h"
+#include "core/redact.h"
 
 namespace eb {
 
 const char* const kDriverVersion = "0.1.0";
 
+using namespace cfg;
+
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
-bool parse_int_str(const std::string& s0, int64_t* out) {
-  std::string s = trim(s0);
-  if (s.empty()) return false;
-  size_t pos = 0;
-  try {
-    long long v = std::stoll(s, &pos, 10);
-    if (pos != s.size()) return false;
-    *out = v;
-    return true;
-  } catch (...) {
-    return false;
-  }
-}
-
-bool json_to_int(const json& v, int64_t* out) {
-  if (v.is_number_integer()) {
-    *out = v.get<int64_t>();
-    return true;
-  }
-  if (v.is_number_float()) {
-    double d = v.get<double>();
-    if (std::floor(d) != d || std::fabs(d) > 9.2e18) return false;
-    *out = static_cast<int64_t>(d);
-    return true;
-  }
-  if (v.is_string()) return parse_int_str(v.get<std::string>(), out);
-  return false;
-}
-
-std::string join(const std::vector<std::string>& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
-  return s;
-}
-
-std::string expected(const ParamSpec& spec) {
-  switch (spec.type) {
-    case ParamType::Bool: return "a boolean (true/false, 1/0, on/off, yes/no)";
-    case ParamType::Int: return "an integer";
-    case ParamType::Bytes: return "a byte count (integer, or like 64KB, 512MB, 1GB, 2GiB)";
-    case ParamType::Double: return "a number";
-    case ParamType::String: return "a string";
-    case ParamType::Enum: return "one of: " + join(spec.choices);
-    case ParamType::IntList: return "a list of integers (like [1,2,4] or \"1,2,4\")";
-  }
-  return "?";
-}
 
 json yaml_to_json(const YAML::Node& n) {
   switch (n.Type()) {
@@ -118,13 +63,6 @@ std::vector<std::string> names_of_workloads() {
   return v;
 }
 
-json spec_json(const ParamSpec& s) {
-  json j = {{"name", s.name}, {"type", param_type_name(s.type)}, {"default", s.default_value},
-            {"help", s.help}};
-  j["choices"] = s.type == ParamType::Enum ? json(s.choices) : json(nullptr);
-  return j;
-}
-
 // Resolve a map of given values against specs; problems name the valid choices.
 void resolve_params(const std::vector<ParamSpec>& specs, const json& given, const std::string& prefix,
                     const std::string& what, ParamValues* out, std::vector<std::string>* problems) {
@@ -163,133 +101,12 @@ void resolve_params(const std::vector<ParamSpec>& specs, const json& given, cons
 }
 
 }  // namespace
-
-const char* param_type_name(ParamType t) {
-  switch (t) {
-    case ParamType::Bool: return "bool";
-    case ParamType::Int: return "int";
-    case ParamType::Bytes: return "bytes";
-    case ParamType::Double: return "double";
-    case ParamType::String: return "string";
-    case ParamType::Enum: return "enum";
-    case ParamType::IntList: return "int_list";
-  }
-  return "?";
-}
-
 std::string knob_namespace(const std::string& engine) {
   if (engine == "wiredtiger-lsm") return "wiredtiger";
   for (const auto& t : target_registry())
     if (t.name == engine) return t.knob_namespace;
   return engine;
 }
-
-bool parse_bytes(const std::string& s0, int64_t* out) {
-  std::string s = trim(s0);
-  size_t i = 0;
-  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
-  if (i == 0) return false;
-  std::string num = s.substr(0, i), unit = lower(trim(s.substr(i)));
-  double mult;
-  if (unit.empty() || unit == "b") mult = 1;
-  else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1024.0;
-  else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1024.0 * 1024;
-  else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1024.0 * 1024 * 1024;
-  else if (unit == "t" || unit == "tb" || unit == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
-  else return false;
-  char* end = nullptr;
-  double v = std::strtod(num.c_str(), &end);
-  if (!end || *end != '\0') return false;
-  double bytes = v * mult;
-  if (bytes != std::floor(bytes) || bytes > 9.2e18) return false;
-  *out = static_cast<int64_t>(bytes);
-  return true;
-}
-
-bool parse_param(const ParamSpec& spec, const json& v, json* out, std::string* error) {
-  auto fail = [&](const std::string& got) {
-    *error = "expected " + expected(spec) + ", got " + got;
-    return false;
-  };
-  std::string shown = v.dump();
-  switch (spec.type) {
-    case ParamType::Bool: {
-      if (v.is_boolean()) { *out = v; return true; }
-      if (v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) {
-        *out = v.get<int64_t>() == 1;
-        return true;
-      }
-      if (v.is_string()) {
-        std::string l = lower(trim(v.get<std::string>()));
-        if (l == "true" || l == "1" || l == "on" || l == "yes") { *out = true; return true; }
-        if (l == "false" || l == "0" || l == "off" || l == "no") { *out = false; return true; }
-      }
-      return fail(shown);
-    }
-    case ParamType::Int: {
-      int64_t i;
-      if (json_to_int(v, &i)) { *out = i; return true; }
-      return fail(shown);
-    }
-    case ParamType::Bytes: {
-      int64_t i;
-      if (v.is_string() ? parse_bytes(v.get<std::string>(), &i) : json_to_int(v, &i)) {
-        if (i < 0) return fail(shown);
-        *out = i;
-        return true;
-      }
-      return fail(shown);
-    }
-    case ParamType::Double: {
-      if (v.is_number()) { *out = v.get<double>(); return true; }
-      if (v.is_string()) {
-        std::string s = trim(v.get<std::string>());
-        char* end = nullptr;
-        double d = std::strtod(s.c_str(), &end);
-        if (!s.empty() && end && *end == '\0' && std::isfinite(d)) { *out = d; return true; }
-      }
-      return fail(shown);
-    }
-    case ParamType::String:
-      if (v.is_string()) { *out = v; return true; }
-      if (v.is_number() || v.is_boolean()) { *out = v.dump(); return true; }
-      return fail(shown);
-    case ParamType::Enum: {
-      std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-      if (std::find(spec.choices.begin(), spec.choices.end(), s) != spec.choices.end()) {
-        *out = s;
-        return true;
-      }
-      return fail(shown);
-    }
-    case ParamType::IntList: {
-      json a = json::array();
-      if (v.is_array()) {
-        for (const auto& e : v) {
-          int64_t i;
-          if (!json_to_int(e, &i)) return fail(shown);
-          a.push_back(i);
-        }
-      } else if (v.is_string()) {
-        std::stringstream ss(v.get<std::string>());
-        std::string part;
-        while (std::getline(ss, part, ',')) {
-          int64_t i;
-          if (!parse_int_str(part, &i)) return fail(shown);
-          a.push_back(i);
-        }
-      } else if (v.is_number_integer()) {
-        a.push_back(v.get<int64_t>());
-      } else {
-        return fail(shown);
-      }
-      *out = a;
-      return true;
-    }
-  }
-  return fail(shown);
-}
-
 json load_config_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot read config file " + path);
@@ -312,13 +129,15 @@ json load_config_file(const std::string& path) {
   throw std::runtime_error("config file " + path + ": extension must be .json, .yaml or .yml");
 }
 
-bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
-  size_t before = problems->size();
-  out->raw = raw;
-  if (!raw.is_object()) {
-    problems->push_back("config must be a mapping with keys workload, engine, knobs, params, seed, data_dir, output_dir");
-    return false;
-  }
+namespace {
+
+// A string key of the config ("" when absent or not a string).
+std::string string_key(const json& raw, const char* k) {
+  return raw.contains(k) && raw[k].is_string() ? raw[k].get<std::string>() : "";
+}
+
+// The config's keys, its engine (a KV engine or a server target) and its workload.
+void resolve_names(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
   static const std::vector<std::string> keys = {"workload", "engine", "knobs", "params",
                                                 "seed", "data_dir", "output_dir", "target",
                                                 "drop_caches_after_load"};
@@ -328,7 +147,7 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
 
   // engine
   out->engine = nullptr;
-  std::string ename = raw.contains("engine") && raw["engine"].is_string() ? raw["engine"].get<std::string>() : "";
+  std::string ename = string_key(raw, "engine");
   for (const auto& e : engine_registry())
     if (e.name == ename) out->engine = &e;
   out->target = nullptr;
@@ -339,21 +158,18 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
                         "; valid: " + join(names_of_engines()));
   // workload
   out->workload = nullptr;
-  std::string wname = raw.contains("workload") && raw["workload"].is_string() ? raw["workload"].get<std::string>() : "";
+  std::string wname = string_key(raw, "workload");
   for (const auto& w : workload_registry())
     if (w.name == wname) out->workload = &w;
   if (!out->workload)
     problems->push_back((wname.empty() ? std::string("missing workload") : "unknown workload '" + wname + "'") +
                         "; valid: " + join(names_of_workloads()));
+}
 
-  json knobs = raw.contains("knobs") ? raw["knobs"] : json(nullptr);
-  json params = raw.contains("params") ? raw["params"] : json(nullptr);
-  out->knobs.clear();
-  out->params.clear();
-  if (out->engine)
-    resolve_params(out->engine->knobs, knobs, knob_namespace(out->engine->name) + ".", "knob", &out->knobs,
-                   problems);
-  // target: the connection section of a server target (refused for KV engines)
+// A server target's knobs, its connection section and whether the workload runs on it; the
+// connection section is refused for KV engines.
+void resolve_target(const json& raw, const json& knobs, ResolvedConfig* out, std::vector<std::string>* problems) {
+  std::string ename = string_key(raw, "engine");
   out->target_conn = raw.contains("target") && !raw["target"].is_null() ? raw["target"] : json::object();
   if (out->target) {
     const TargetInfo& t = *out->target;
@@ -379,12 +195,10 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
     problems->push_back("'target' (connection details) is for server targets only: " +
                         std::string("engine '") + ename + "' is not one");
   }
-  if (out->workload) {
-    resolve_params(out->workload->params, params, "", "param", &out->params, problems);
-    if (problems->size() == before && out->workload->check) out->workload->check(out->params, problems);
-  }
+}
 
-  // seed
+// seed, data_dir, output_dir, drop_caches_after_load.
+void resolve_run_keys(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
   out->seed = 1;
   if (raw.contains("seed") && !raw["seed"].is_null()) {
     int64_t s;
@@ -393,7 +207,7 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
     else problems->push_back("bad value for 'seed': expected a non-negative integer, got " + raw["seed"].dump());
   }
   for (const char* k : {"data_dir", "output_dir"}) {
-    std::string v = raw.contains(k) && raw[k].is_string() ? raw[k].get<std::string>() : "";
+    std::string v = string_key(raw, k);
     if (v.empty()) problems->push_back(std::string("missing '") + k + "': expected a path (string)");
     (k[0] == 'd' ? out->data_dir : out->output_dir) = v;
   }
@@ -405,6 +219,32 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
   }
   if (!out->data_dir.empty() && out->data_dir == out->output_dir)
     problems->push_back("data_dir and output_dir must differ");
+}
+
+}  // namespace
+
+bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
+  size_t before = problems->size();
+  out->raw = raw;
+  if (!raw.is_object()) {
+    problems->push_back("config must be a mapping with keys workload, engine, knobs, params, seed, data_dir, output_dir");
+    return false;
+  }
+  resolve_names(raw, out, problems);
+
+  json knobs = raw.contains("knobs") ? raw["knobs"] : json(nullptr);
+  json params = raw.contains("params") ? raw["params"] : json(nullptr);
+  out->knobs.clear();
+  out->params.clear();
+  if (out->engine)
+    resolve_params(out->engine->knobs, knobs, knob_namespace(out->engine->name) + ".", "knob", &out->knobs,
+                   problems);
+  resolve_target(raw, knobs, out, problems);
+  if (out->workload) {
+    resolve_params(out->workload->params, params, "", "param", &out->params, problems);
+    if (problems->size() == before && out->workload->check) out->workload->check(out->params, problems);
+  }
+  resolve_run_keys(raw, out, problems);
   return problems->size() == before;
 }
 
@@ -417,10 +257,7 @@ json ResolvedConfig::to_json() const {
               {"knobs", k}, {"params", p}, {"seed", seed}, {"data_dir", data_dir}, {"output_dir", output_dir}};
   if (drop_caches_after_load) out["drop_caches_after_load"] = true;  // absent when false: configs stay as they were
   if (target) {
-    json c = target_conn;
-    if (c.is_object() && c.contains("password")) c["password"] = "***";
-    if (c.is_object() && c.contains("uri") && c["uri"].is_string()) c["uri"] = redact_uri(c["uri"].get<std::string>());
-    out["target"] = c;
+    out["target"] = redact_target_conn(target_conn);
   }
   return out;
 }
@@ -429,47 +266,4 @@ const std::string& ResolvedConfig::backend_name() const {
   static const std::string none;
   return engine ? engine->name : target ? target->name : none;
 }
-
-std::string redact_uri(const std::string& uri) {
-  // scheme://user:password@host... → scheme://user:***@host...
-  size_t scheme = uri.find("://");
-  if (scheme == std::string::npos) return uri;
-  size_t start = scheme + 3;
-  size_t end = uri.find_first_of("/?#", start);
-  std::string authority = uri.substr(start, end == std::string::npos ? std::string::npos : end - start);
-  size_t at = authority.rfind('@');
-  if (at == std::string::npos) return uri;
-  std::string userinfo = authority.substr(0, at);
-  size_t colon = userinfo.find(':');
-  std::string shown = colon == std::string::npos ? "***" : userinfo.substr(0, colon) + ":***";
-  return uri.substr(0, start) + shown + uri.substr(start + at);
-}
-
-json describe_json() {
-  json engines = json::array(), workloads = json::array();
-  for (const auto& e : engine_registry()) {
-    json knobs = json::array();
-    for (const auto& s : e.knobs) knobs.push_back(spec_json(s));
-    engines.push_back({{"name", e.name}, {"description", e.description}, {"library", e.library},
-                       {"library_version", e.library_version}, {"available", static_cast<bool>(e.make)},
-                       {"knob_namespace", knob_namespace(e.name)}, {"knobs", knobs}});
-  }
-  json targets = json::array();
-  for (const auto& t : target_registry()) {
-    json knobs = json::array(), conn = json::array();
-    for (const auto& s : t.knobs) knobs.push_back(spec_json(s));
-    for (const auto& kv : t.connection) conn.push_back({{"name", kv.first}, {"help", kv.second}});
-    targets.push_back({{"name", t.name}, {"description", t.description}, {"library", t.library},
-                       {"library_version", t.library_version}, {"available", static_cast<bool>(t.make)},
-                       {"knob_namespace", t.knob_namespace}, {"knobs", knobs}, {"workloads", t.workloads},
-                       {"connection", conn}});
-  }
-  for (const auto& w : workload_registry()) {
-    json params = json::array();
-    for (const auto& s : w.params) params.push_back(spec_json(s));
-    workloads.push_back({{"name", w.name}, {"description", w.description}, {"params", params}});
-  }
-  return {{"driver_version", kDriverVersion}, {"engines", engines}, {"targets", targets}, {"workloads", workloads}};
-}
-
 }  // namespace eb

@@ -1,9 +1,11 @@
-// Config loading (JSON/YAML), typed parameter parsing and validation, and `describe`.
+// Config loading (JSON/YAML) and validation (config.cc), typed parameter parsing (param_parse.cc),
+// `describe` (describe.cc); redaction of secrets in what is shown: core/redact.h.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "engine.h"
+#include "core/redact.h"
 #include "params.h"
 #include "target.h"
 #include "workloads/workload.h"
@@ -47,8 +49,5 @@ json load_config_file(const std::string& path);
 bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems);
 
 json describe_json();
-
-// A URI with the password of its userinfo replaced by *** (mongodb://u:***@h/).
-std::string redact_uri(const std::string& uri);
 
 }  // namespace eb

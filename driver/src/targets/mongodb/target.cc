@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "core/redact.h"
 #include "targets/mongodb/mongodb.h"
 
 namespace eb {
@@ -43,46 +44,9 @@ class MongoDBTarget final : public Target {
   void open(const json& conn, const ParamValues& knobs) override {
     static std::once_flag once;
     std::call_once(once, [] { mongoc_init(); });
-    std::string uri_text = jstr(conn, "uri", "");
-    if (uri_text.empty()) {
-      std::string env = jstr(conn, "uri_env", "ENGBENCH_MONGO_URI");
-      const char* v = std::getenv(env.c_str());
-      if (!v || !*v) throw EngineError("mongodb: no URI: the target's uri_env " + env + " is not set");
-      uri_text = v;
-    }
-    shared_.uri_shown = redact_uri_text(uri_text);
-    shared_.db = jstr(conn, "database", "engbench");
-    bson_error_t err;
-    mongoc_uri_t* uri = mongoc_uri_new_with_error(uri_text.c_str(), &err);
-    if (!uri) throw EngineError("mongodb: bad URI " + shared_.uri_shown + ": " + err.message);
-    shared_.pool = mongoc_client_pool_new(uri);
-    mongoc_uri_destroy(uri);
-    if (!shared_.pool) throw EngineError("mongodb: cannot create a client pool for " + shared_.uri_shown);
-    mongoc_client_pool_set_error_api(shared_.pool, MONGOC_ERROR_API_VERSION_2);
-    mongoc_client_pool_set_appname(shared_.pool, "engbench-driver");
-    // write concern from the knobs
-    shared_.wc = mongoc_write_concern_new();
-    std::string w = knobs.count("write_concern") ? knobs.at("write_concern").get<std::string>() : "1";
-    if (w == "majority") {
-      mongoc_write_concern_set_w(shared_.wc, MONGOC_WRITE_CONCERN_W_MAJORITY);
-    } else if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos) {
-      mongoc_write_concern_set_w(shared_.wc, std::stoi(w));
-    } else {
-      mongoc_write_concern_set_wtag(shared_.wc, w.c_str());
-    }
-    std::string j = knobs.count("journal") ? knobs.at("journal").get<std::string>() : "default";
-    if (j != "default") mongoc_write_concern_set_journal(shared_.wc, j == "true");
-    wc_shown_ = {{"w", w}, {"j", j}};
-    // reach the server now (fail fast), and learn its version
-    Client c(shared_);
-    BsonGuard cmd, reply;
-    BSON_APPEND_INT32(&cmd, "buildInfo", 1);
-    if (!mongoc_client_command_simple(c.raw(), "admin", &cmd, nullptr, &reply, &err))
-      throw EngineError("mongodb: cannot reach " + shared_.uri_shown + ": " + err.message);
-    bson_iter_t it;
-    if (bson_iter_init_find(&it, &reply, "version") && BSON_ITER_HOLDS_UTF8(&it)) version_ = bson_iter_utf8(&it, nullptr);
-    if (bson_iter_init_find(&it, &reply, "ferretdbVersion") && BSON_ITER_HOLDS_UTF8(&it))
-      flavor_ = std::string("FerretDB ") + bson_iter_utf8(&it, nullptr);
+    open_pool(conn);
+    set_write_concern(knobs);
+    learn_server();
   }
 
   json stats() override {
@@ -114,17 +78,55 @@ class MongoDBTarget final : public Target {
   }
 
  private:
-  static std::string redact_uri_text(const std::string& uri) {
-    size_t scheme = uri.find("://");
-    if (scheme == std::string::npos) return uri;
-    size_t start = scheme + 3, end = uri.find_first_of("/?#", start);
-    std::string auth = uri.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    size_t at = auth.rfind('@');
-    if (at == std::string::npos) return uri;
-    std::string ui = auth.substr(0, at);
-    size_t colon = ui.find(':');
-    return uri.substr(0, start) + (colon == std::string::npos ? "***" : ui.substr(0, colon) + ":***") +
-           uri.substr(start + at);
+  // The URI (given, or from the environment variable uri_env names) and a client pool on it.
+  void open_pool(const json& conn) {
+    std::string uri_text = jstr(conn, "uri", "");
+    if (uri_text.empty()) {
+      std::string env = jstr(conn, "uri_env", "ENGBENCH_MONGO_URI");
+      const char* v = std::getenv(env.c_str());
+      if (!v || !*v) throw EngineError("mongodb: no URI: the target's uri_env " + env + " is not set");
+      uri_text = v;
+    }
+    shared_.uri_shown = redact_uri(uri_text);
+    shared_.db = jstr(conn, "database", "engbench");
+    bson_error_t err;
+    mongoc_uri_t* uri = mongoc_uri_new_with_error(uri_text.c_str(), &err);
+    if (!uri) throw EngineError("mongodb: bad URI " + shared_.uri_shown + ": " + err.message);
+    shared_.pool = mongoc_client_pool_new(uri);
+    mongoc_uri_destroy(uri);
+    if (!shared_.pool) throw EngineError("mongodb: cannot create a client pool for " + shared_.uri_shown);
+    mongoc_client_pool_set_error_api(shared_.pool, MONGOC_ERROR_API_VERSION_2);
+    mongoc_client_pool_set_appname(shared_.pool, "engbench-driver");
+  }
+
+  // The write concern of every write, from the knobs write_concern (w) and journal (j).
+  void set_write_concern(const ParamValues& knobs) {
+    shared_.wc = mongoc_write_concern_new();
+    std::string w = knobs.count("write_concern") ? knobs.at("write_concern").get<std::string>() : "1";
+    if (w == "majority") {
+      mongoc_write_concern_set_w(shared_.wc, MONGOC_WRITE_CONCERN_W_MAJORITY);
+    } else if (!w.empty() && w.find_first_not_of("0123456789") == std::string::npos) {
+      mongoc_write_concern_set_w(shared_.wc, std::stoi(w));
+    } else {
+      mongoc_write_concern_set_wtag(shared_.wc, w.c_str());
+    }
+    std::string j = knobs.count("journal") ? knobs.at("journal").get<std::string>() : "default";
+    if (j != "default") mongoc_write_concern_set_journal(shared_.wc, j == "true");
+    wc_shown_ = {{"w", w}, {"j", j}};
+  }
+
+  // Reach the server now (fail fast), and learn its version (and FerretDB's).
+  void learn_server() {
+    Client c(shared_);
+    BsonGuard cmd, reply;
+    BSON_APPEND_INT32(&cmd, "buildInfo", 1);
+    bson_error_t err;
+    if (!mongoc_client_command_simple(c.raw(), "admin", &cmd, nullptr, &reply, &err))
+      throw EngineError("mongodb: cannot reach " + shared_.uri_shown + ": " + err.message);
+    bson_iter_t it;
+    if (bson_iter_init_find(&it, &reply, "version") && BSON_ITER_HOLDS_UTF8(&it)) version_ = bson_iter_utf8(&it, nullptr);
+    if (bson_iter_init_find(&it, &reply, "ferretdbVersion") && BSON_ITER_HOLDS_UTF8(&it))
+      flavor_ = std::string("FerretDB ") + bson_iter_utf8(&it, nullptr);
   }
 
   Shared shared_;

@@ -1,0 +1,199 @@
+// Typed parameter parsing (ParamSpec values of knobs and params): ints, bytes ("64KB"), doubles,
+// bools, enums, strings and lists, each failure naming the expected type.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+
+#include "core/config.h"
+#include "core/config_internal.h"
+
+namespace eb {
+namespace cfg {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n"), b = s.find_last_not_of(" \t\r\n");
+  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+}
+
+bool parse_int_str(const std::string& s0, int64_t* out) {
+  std::string s = trim(s0);
+  if (s.empty()) return false;
+  size_t pos = 0;
+  try {
+    long long v = std::stoll(s, &pos, 10);
+    if (pos != s.size()) return false;
+    *out = v;
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool json_to_int(const json& v, int64_t* out) {
+  if (v.is_number_integer()) {
+    *out = v.get<int64_t>();
+    return true;
+  }
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::floor(d) != d || std::fabs(d) > 9.2e18) return false;
+    *out = static_cast<int64_t>(d);
+    return true;
+  }
+  if (v.is_string()) return parse_int_str(v.get<std::string>(), out);
+  return false;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+  return s;
+}
+
+}  // namespace cfg
+
+using namespace cfg;
+
+namespace {
+
+std::string expected(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::Bool: return "a boolean (true/false, 1/0, on/off, yes/no)";
+    case ParamType::Int: return "an integer";
+    case ParamType::Bytes: return "a byte count (integer, or like 64KB, 512MB, 1GB, 2GiB)";
+    case ParamType::Double: return "a number";
+    case ParamType::String: return "a string";
+    case ParamType::Enum: return "one of: " + join(spec.choices);
+    case ParamType::IntList: return "a list of integers (like [1,2,4] or \"1,2,4\")";
+  }
+  return "?";
+}
+
+}  // namespace
+
+const char* param_type_name(ParamType t) {
+  switch (t) {
+    case ParamType::Bool: return "bool";
+    case ParamType::Int: return "int";
+    case ParamType::Bytes: return "bytes";
+    case ParamType::Double: return "double";
+    case ParamType::String: return "string";
+    case ParamType::Enum: return "enum";
+    case ParamType::IntList: return "int_list";
+  }
+  return "?";
+}
+
+bool parse_bytes(const std::string& s0, int64_t* out) {
+  std::string s = trim(s0);
+  size_t i = 0;
+  while (i < s.size() && (std::isdigit(static_cast<unsigned char>(s[i])) || s[i] == '.')) ++i;
+  if (i == 0) return false;
+  std::string num = s.substr(0, i), unit = lower(trim(s.substr(i)));
+  double mult;
+  if (unit.empty() || unit == "b") mult = 1;
+  else if (unit == "k" || unit == "kb" || unit == "kib") mult = 1024.0;
+  else if (unit == "m" || unit == "mb" || unit == "mib") mult = 1024.0 * 1024;
+  else if (unit == "g" || unit == "gb" || unit == "gib") mult = 1024.0 * 1024 * 1024;
+  else if (unit == "t" || unit == "tb" || unit == "tib") mult = 1024.0 * 1024 * 1024 * 1024;
+  else return false;
+  char* end = nullptr;
+  double v = std::strtod(num.c_str(), &end);
+  if (!end || *end != '\0') return false;
+  double bytes = v * mult;
+  if (bytes != std::floor(bytes) || bytes > 9.2e18) return false;
+  *out = static_cast<int64_t>(bytes);
+  return true;
+}
+
+bool parse_param(const ParamSpec& spec, const json& v, json* out, std::string* error) {
+  auto fail = [&](const std::string& got) {
+    *error = "expected " + expected(spec) + ", got " + got;
+    return false;
+  };
+  std::string shown = v.dump();
+  switch (spec.type) {
+    case ParamType::Bool: {
+      if (v.is_boolean()) { *out = v; return true; }
+      if (v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) {
+        *out = v.get<int64_t>() == 1;
+        return true;
+      }
+      if (v.is_string()) {
+        std::string l = lower(trim(v.get<std::string>()));
+        if (l == "true" || l == "1" || l == "on" || l == "yes") { *out = true; return true; }
+        if (l == "false" || l == "0" || l == "off" || l == "no") { *out = false; return true; }
+      }
+      return fail(shown);
+    }
+    case ParamType::Int: {
+      int64_t i;
+      if (json_to_int(v, &i)) { *out = i; return true; }
+      return fail(shown);
+    }
+    case ParamType::Bytes: {
+      int64_t i;
+      if (v.is_string() ? parse_bytes(v.get<std::string>(), &i) : json_to_int(v, &i)) {
+        if (i < 0) return fail(shown);
+        *out = i;
+        return true;
+      }
+      return fail(shown);
+    }
+    case ParamType::Double: {
+      if (v.is_number()) { *out = v.get<double>(); return true; }
+      if (v.is_string()) {
+        std::string s = trim(v.get<std::string>());
+        char* end = nullptr;
+        double d = std::strtod(s.c_str(), &end);
+        if (!s.empty() && end && *end == '\0' && std::isfinite(d)) { *out = d; return true; }
+      }
+      return fail(shown);
+    }
+    case ParamType::String:
+      if (v.is_string()) { *out = v; return true; }
+      if (v.is_number() || v.is_boolean()) { *out = v.dump(); return true; }
+      return fail(shown);
+    case ParamType::Enum: {
+      std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+      if (std::find(spec.choices.begin(), spec.choices.end(), s) != spec.choices.end()) {
+        *out = s;
+        return true;
+      }
+      return fail(shown);
+    }
+    case ParamType::IntList: {
+      json a = json::array();
+      if (v.is_array()) {
+        for (const auto& e : v) {
+          int64_t i;
+          if (!json_to_int(e, &i)) return fail(shown);
+          a.push_back(i);
+        }
+      } else if (v.is_string()) {
+        std::stringstream ss(v.get<std::string>());
+        std::string part;
+        while (std::getline(ss, part, ',')) {
+          int64_t i;
+          if (!parse_int_str(part, &i)) return fail(shown);
+          a.push_back(i);
+        }
+      } else if (v.is_number_integer()) {
+        a.push_back(v.get<int64_t>());
+      } else {
+        return fail(shown);
+      }
+      *out = a;
+      return true;
+    }
+  }
+  return fail(shown);
+}
+
+}  // namespace eb
