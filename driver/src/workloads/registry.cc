@@ -1,3 +1,5 @@
+#include <sys/resource.h>
+
 #include <thread>
 
 #include "workloads/workload.h"
@@ -41,6 +43,12 @@ uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunCont
     uint64_t wait = intended - now;
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min<uint64_t>(wait, 50'000'000)));
   }
+}
+
+double process_cpu_s() {
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 }  // namespace eb

@@ -77,6 +77,9 @@ uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunCont
 uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunContext& ctx,
               const std::function<bool()>& done_early);
 
+// The driver process's CPU seconds so far (user + sys, all threads): what a load cost.
+double process_cpu_s();
+
 WorkloadInfo iibench_info();
 // iibench's indexes: the first num_secondary of {price,customerid}, {cashregisterid,price,customerid},
 // {price,dateandtime,customerid}, then _id when id_index.

@@ -57,13 +57,6 @@ namespace eb {
 namespace {
 using namespace linkbench;
 
-// The driver process's CPU seconds so far (user + sys, all threads).
-double process_cpu_s() {
-  struct rusage ru {};
-  getrusage(RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 // What a request did: items (as in docs/driver.md) and its logical bytes.
 struct Outcome {
   uint64_t items = 1, br = 0, bw = 0;

@@ -124,14 +124,6 @@ class RecordBytes {
   std::vector<size_t> name_len_;
 };
 
-// CPU seconds (user + sys) of this process so far.
-double process_cpu_s() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 // YCSB's RandomByteIterator: printable bytes.
 void random_value(Rng& r, size_t n, std::string* out) {
   out->resize(n);
@@ -417,62 +409,10 @@ void Ycsb::run_thread(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
   }
 }
 
-void check(const ParamValues& p, std::vector<std::string>* problems) {
-  auto need = [&](bool ok, const std::string& msg) {
-    if (!ok) problems->push_back("bad value for param " + msg);
-  };
-  need(p_int(p, "recordcount") >= 1, "'recordcount': expected an integer >= 1");
-  need(p_int(p, "operationcount") >= 0, "'operationcount': expected an integer >= 0");
-  need(p_int(p, "operationcount") > 0 || p_dbl(p, "max_seconds") > 0,
-       "'operationcount'/'max_seconds': set at least one bound for the run phase");
-  need(p_int(p, "fieldcount") >= 1 && p_int(p, "fieldcount") <= 1000, "'fieldcount': expected an integer in [1, 1000]");
-  need(p_int(p, "fieldlength") >= 1 && p_int(p, "fieldlength") <= (1 << 20), "'fieldlength': expected an integer in [1, 1048576]");
-  need(p_int(p, "minscanlength") >= 1, "'minscanlength': expected an integer >= 1");
-  need(p_int(p, "maxscanlength") >= p_int(p, "minscanlength"), "'maxscanlength': expected an integer >= minscanlength");
-  need(p_int(p, "zeropadding") >= 1 && p_int(p, "zeropadding") <= 64, "'zeropadding': expected an integer in [1, 64]");
-  need(p_int(p, "threads") >= 1 && p_int(p, "threads") <= 1024, "'threads': expected an integer in [1, 1024]");
-  need(p_int(p, "load_batch") >= 1, "'load_batch': expected an integer >= 1");
-  need(p_dbl(p, "zipfianconstant") > 0 && p_dbl(p, "zipfianconstant") < 1,
-       "'zipfianconstant': expected a number in (0, 1) (YCSB's generator needs theta != 1)");
-  need(!p_str(p, "table").empty(), "'table': expected a non-empty name");
-}
-
 }  // namespace
 
-WorkloadInfo ycsb_info() {
-  WorkloadInfo w;
-  w.name = "ycsb";
-  w.description = "YCSB core workloads A-F (read/update/insert/scan/read-modify-write mixes over usertable), "
-                  "a load phase then a run phase";
-  w.params = {
-      {"workload", ParamType::Enum, std::string("a"),
-       "YCSB core workload: a 50/50 read/update, b 95/5 read/update, c read only, d 95/5 read/insert (latest), "
-       "e 95/5 scan/insert, f 50/50 read/read-modify-write",
-       {"a", "b", "c", "d", "e", "f"}},
-      {"recordcount", ParamType::Int, int64_t{1000}, "records loaded before the run phase"},
-      {"operationcount", ParamType::Int, int64_t{1000}, "operations of the run phase over all threads (0 = bounded by max_seconds)"},
-      {"fieldcount", ParamType::Int, int64_t{10}, "fields per record (field0..)"},
-      {"fieldlength", ParamType::Int, int64_t{100}, "bytes per field value"},
-      {"readallfields", ParamType::Bool, true, "reads and scans return every field (false: one random field)"},
-      {"writeallfields", ParamType::Bool, false, "updates write every field (false: one random field)"},
-      {"requestdistribution", ParamType::Enum, std::string("workload"),
-       "key popularity: the letter's (workload), zipfian (scrambled), uniform or latest",
-       {"workload", "zipfian", "uniform", "latest"}},
-      {"zipfianconstant", ParamType::Double, ycsb::kZipfianConstant,
-       "theta of the scrambled zipfian (YCSB 0.17 always uses 0.99; latest always uses 0.99)"},
-      {"insertorder", ParamType::Enum, std::string("hashed"),
-       "hashed: key user<fnv64(n)> (YCSB's default order), ordered: user<n>", {"hashed", "ordered"}},
-      {"zeropadding", ParamType::Int, int64_t{1}, "digits of the key number, left-padded with zeros"},
-      {"minscanlength", ParamType::Int, int64_t{1}, "shortest scan (records), uniform up to maxscanlength"},
-      {"maxscanlength", ParamType::Int, int64_t{100}, "longest scan (records)"},
-      {"threads", ParamType::Int, int64_t{1}, "client threads (load and run)"},
-      {"load_batch", ParamType::Int, int64_t{1}, "records per insert request in the load phase (YCSB batchsize)"},
-      {"table", ParamType::String, std::string("usertable"), "table / collection name"},
-  };
-  for (auto& c : common_params()) w.params.push_back(c);
-  w.check = check;
-  w.make = [] { return std::unique_ptr<Workload>(new Ycsb()); };
-  return w;
-}
+namespace ycsb {
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Ycsb>(); }
+}  // namespace ycsb
 
 }  // namespace eb
