@@ -112,88 +112,106 @@ bool parse_bytes(const std::string& s0, int64_t* out) {
   return true;
 }
 
-bool parse_param(const ParamSpec& spec, const json& v, json* out, std::string* error) {
-  auto fail = [&](const std::string& got) {
-    *error = "expected " + expected(spec) + ", got " + got;
-    return false;
-  };
-  std::string shown = v.dump();
-  switch (spec.type) {
-    case ParamType::Bool: {
-      if (v.is_boolean()) { *out = v; return true; }
-      if (v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) {
-        *out = v.get<int64_t>() == 1;
-        return true;
-      }
-      if (v.is_string()) {
-        std::string l = lower(trim(v.get<std::string>()));
-        if (l == "true" || l == "1" || l == "on" || l == "yes") { *out = true; return true; }
-        if (l == "false" || l == "0" || l == "off" || l == "no") { *out = false; return true; }
-      }
-      return fail(shown);
-    }
-    case ParamType::Int: {
-      int64_t i;
-      if (json_to_int(v, &i)) { *out = i; return true; }
-      return fail(shown);
-    }
-    case ParamType::Bytes: {
-      int64_t i;
-      if (v.is_string() ? parse_bytes(v.get<std::string>(), &i) : json_to_int(v, &i)) {
-        if (i < 0) return fail(shown);
-        *out = i;
-        return true;
-      }
-      return fail(shown);
-    }
-    case ParamType::Double: {
-      if (v.is_number()) { *out = v.get<double>(); return true; }
-      if (v.is_string()) {
-        std::string s = trim(v.get<std::string>());
-        char* end = nullptr;
-        double d = std::strtod(s.c_str(), &end);
-        if (!s.empty() && end && *end == '\0' && std::isfinite(d)) { *out = d; return true; }
-      }
-      return fail(shown);
-    }
-    case ParamType::String:
-      if (v.is_string()) { *out = v; return true; }
-      if (v.is_number() || v.is_boolean()) { *out = v.dump(); return true; }
-      return fail(shown);
-    case ParamType::Enum: {
-      std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-      if (std::find(spec.choices.begin(), spec.choices.end(), s) != spec.choices.end()) {
-        *out = s;
-        return true;
-      }
-      return fail(shown);
-    }
-    case ParamType::IntList: {
-      json a = json::array();
-      if (v.is_array()) {
-        for (const auto& e : v) {
-          int64_t i;
-          if (!json_to_int(e, &i)) return fail(shown);
-          a.push_back(i);
-        }
-      } else if (v.is_string()) {
-        std::stringstream ss(v.get<std::string>());
-        std::string part;
-        while (std::getline(ss, part, ',')) {
-          int64_t i;
-          if (!parse_int_str(part, &i)) return fail(shown);
-          a.push_back(i);
-        }
-      } else if (v.is_number_integer()) {
-        a.push_back(v.get<int64_t>());
-      } else {
-        return fail(shown);
-      }
-      *out = a;
-      return true;
-    }
+namespace {
+
+// One parser per ParamType: true with the typed value in *out, false when v is not one.
+bool parse_bool(const json& v, json* out) {
+  if (v.is_boolean()) { *out = v; return true; }
+  if (v.is_number_integer() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) {
+    *out = v.get<int64_t>() == 1;
+    return true;
   }
-  return fail(shown);
+  if (v.is_string()) {
+    std::string l = lower(trim(v.get<std::string>()));
+    if (l == "true" || l == "1" || l == "on" || l == "yes") { *out = true; return true; }
+    if (l == "false" || l == "0" || l == "off" || l == "no") { *out = false; return true; }
+  }
+  return false;
+}
+
+bool parse_int(const json& v, json* out) {
+  int64_t i;
+  if (!json_to_int(v, &i)) return false;
+  *out = i;
+  return true;
+}
+
+bool parse_bytes_value(const json& v, json* out) {
+  int64_t i;
+  if (!(v.is_string() ? parse_bytes(v.get<std::string>(), &i) : json_to_int(v, &i)) || i < 0) return false;
+  *out = i;
+  return true;
+}
+
+bool parse_double(const json& v, json* out) {
+  if (v.is_number()) { *out = v.get<double>(); return true; }
+  if (!v.is_string()) return false;
+  std::string s = trim(v.get<std::string>());
+  char* end = nullptr;
+  double d = std::strtod(s.c_str(), &end);
+  if (s.empty() || !end || *end != '\0' || !std::isfinite(d)) return false;
+  *out = d;
+  return true;
+}
+
+bool parse_string(const json& v, json* out) {
+  if (v.is_string()) { *out = v; return true; }
+  if (v.is_number() || v.is_boolean()) { *out = v.dump(); return true; }
+  return false;
+}
+
+bool parse_enum(const std::vector<std::string>& choices, const json& v, json* out) {
+  std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+  if (std::find(choices.begin(), choices.end(), s) == choices.end()) return false;
+  *out = s;
+  return true;
+}
+
+// A JSON array of integers, a comma-separated string of them, or one integer.
+bool parse_int_list(const json& v, json* out) {
+  json a = json::array();
+  if (v.is_array()) {
+    for (const auto& e : v) {
+      int64_t i;
+      if (!json_to_int(e, &i)) return false;
+      a.push_back(i);
+    }
+  } else if (v.is_string()) {
+    std::stringstream ss(v.get<std::string>());
+    std::string part;
+    while (std::getline(ss, part, ',')) {
+      int64_t i;
+      if (!parse_int_str(part, &i)) return false;
+      a.push_back(i);
+    }
+  } else if (v.is_number_integer()) {
+    a.push_back(v.get<int64_t>());
+  } else {
+    return false;
+  }
+  *out = a;
+  return true;
+}
+
+bool parse_typed(const ParamSpec& spec, const json& v, json* out) {
+  switch (spec.type) {
+    case ParamType::Bool: return parse_bool(v, out);
+    case ParamType::Int: return parse_int(v, out);
+    case ParamType::Bytes: return parse_bytes_value(v, out);
+    case ParamType::Double: return parse_double(v, out);
+    case ParamType::String: return parse_string(v, out);
+    case ParamType::Enum: return parse_enum(spec.choices, v, out);
+    case ParamType::IntList: return parse_int_list(v, out);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool parse_param(const ParamSpec& spec, const json& v, json* out, std::string* error) {
+  if (parse_typed(spec, v, out)) return true;
+  *error = "expected " + expected(spec) + ", got " + v.dump();
+  return false;
 }
 
 }  // namespace eb
