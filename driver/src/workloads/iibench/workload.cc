@@ -132,26 +132,40 @@ class IIBench final : public Workload {
   const std::string& char_buffer() const { return chars_; }
 
  private:
+  // What a loader's documents are made of (variant mongodb), and its ObjectId state.
+  struct LoadShape {
+    bool with_id = true;
+    int ncf = 0;
+    size_t len = 0, rand_len = 0, data_len = 0;
+    std::vector<std::string> cf_names;
+    uint8_t oid_mid[5];
+    uint32_t oid_counter = 0;
+  };
+
+  LoadShape load_shape(const ParamValues& p, Rng& rng) const {
+    LoadShape sh;
+    sh.ncf = static_cast<int>(p_int(p, "num_char_fields"));
+    sh.len = static_cast<size_t>(p_int(p, "length_char_fields"));
+    sh.rand_len = sh.len * static_cast<size_t>(100 - p_int(p, "percent_compressible")) / 100;
+    sh.with_id = p_bool(p, "id_index");
+    sh.data_len = static_cast<size_t>(p_int(p, "data_length"));
+    // ObjectId: 4-byte time, 5 bytes per-thread random, 3-byte counter (as MongoDB drivers make them).
+    for (auto& b : sh.oid_mid) b = static_cast<uint8_t>(rng.next());
+    sh.oid_counter = static_cast<uint32_t>(rng.next() & 0xFFFFFF);
+    for (int i = 1; i <= sh.ncf; ++i) sh.cf_names.push_back("cf" + std::to_string(i));
+    return sh;
+  }
+
   void load(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
     const ParamValues& p = ctx.params;
     uint64_t rows = max_rows_ == 0 ? UINT64_MAX
                                    : max_rows_ / loaders_ + (static_cast<uint64_t>(t) < max_rows_ % loaders_ ? 1 : 0);
     const uint64_t batch = static_cast<uint64_t>(p_int(p, "batch"));
-    const int ncf = static_cast<int>(p_int(p, "num_char_fields"));
-    const size_t len = static_cast<size_t>(p_int(p, "length_char_fields"));
-    const size_t rand_len = len * static_cast<size_t>(100 - p_int(p, "percent_compressible")) / 100;
-    const bool with_id = p_bool(p, "id_index");
-    const size_t data_len = static_cast<size_t>(p_int(p, "data_length"));
     const double rate = p_dbl(p, "target_rate") / loaders_;
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
-    // ObjectId: 4-byte time, 5 bytes per-thread random, 3-byte counter (as MongoDB drivers make them).
-    uint8_t oid_mid[5];
-    for (auto& b : oid_mid) b = static_cast<uint8_t>(rng.next());
-    uint32_t oid_counter = static_cast<uint32_t>(rng.next() & 0xFFFFFF);
+    LoadShape sh = load_shape(p, rng);
     auto client = store_->client();
     std::vector<Doc> docs;
-    std::vector<std::string> cf_names;
-    for (int i = 1; i <= ncf; ++i) cf_names.push_back("cf" + std::to_string(i));
     uint64_t done = 0;
     while (done < rows && !ctx.should_stop()) {
       uint64_t n = std::min(batch, rows - done);
@@ -162,49 +176,9 @@ class IIBench final : public Workload {
       h.u64(n);
       docs.resize(n);
       const int64_t now_ms = unix_now_ms();
-      const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
       for (uint64_t i = 0; i < n; ++i) {
-        if (py_) {
-          py_document(&docs[i].bytes, rng, h, now_ms / 1000 * 1000, data_len);
-          continue;
-        }
-        DocWriter w(&docs[i].bytes);
-        if (with_id) {
-          uint8_t oid[12];
-          uint32_t c = oid_counter++ & 0xFFFFFF;
-          oid[0] = static_cast<uint8_t>(now_s >> 24);
-          oid[1] = static_cast<uint8_t>(now_s >> 16);
-          oid[2] = static_cast<uint8_t>(now_s >> 8);
-          oid[3] = static_cast<uint8_t>(now_s);
-          std::copy(oid_mid, oid_mid + 5, oid + 4);
-          oid[9] = static_cast<uint8_t>(c >> 16);
-          oid[10] = static_cast<uint8_t>(c >> 8);
-          oid[11] = static_cast<uint8_t>(c);
-          w.oid("_id", oid);
-          h.bytes(oid + 4, 8);  // the time part is wall clock: not hashed
-        }
-        // dateandtime: client wall-clock ms as a long, like System.currentTimeMillis() (not hashed).
-        w.i64("dateandtime", now_ms);
-        int32_t cashregisterid = static_cast<int32_t>(rng.uniform(1000));
-        int32_t customerid = static_cast<int32_t>(rng.uniform(100000));
-        int32_t productid = static_cast<int32_t>(rng.uniform(10000));
-        double price = (rng.uniform01() * 500.0 + customerid) / 100.0;
-        w.i32("cashregisterid", cashregisterid);
-        w.i32("customerid", customerid);
-        w.i32("productid", productid);
-        w.dbl("price", price);
-        h.u64(static_cast<uint64_t>(cashregisterid));
-        h.u64(static_cast<uint64_t>(customerid));
-        h.u64(static_cast<uint64_t>(productid));
-        h.f64(price);
-        for (int f = 0; f < ncf; ++f) {
-          // (100 - percent_compressible)% random letters from the buffer, then 'a's.
-          size_t off = static_cast<size_t>(rng.uniform(kCharBuffer - rand_len + 1));
-          const char* str = w.utf8_two_parts(cf_names[f], chars_.data() + off, rand_len, 'a', len - rand_len);
-          h.bytes(str, len);
-        }
-        w.finish();
-        if (docs[i].bytes.size() != doc_bytes_) throw std::logic_error("iibench: a document's size differs from the logical size");
+        if (py_) py_document(&docs[i].bytes, rng, h, now_ms / 1000 * 1000, sh.data_len);
+        else purchase_document(&docs[i].bytes, rng, h, now_ms, &sh);
       }
       client->insert_batch(docs);
       uint64_t t1 = now_ns();
@@ -212,6 +186,49 @@ class IIBench final : public Workload {
       done += n;
       inserted_.fetch_add(n, std::memory_order_relaxed);
     }
+  }
+
+  // iibench-mongodb's purchase document {_id?, dateandtime, cashregisterid, customerid, productid,
+  // price, cf1..}.
+  void purchase_document(std::string* out, Rng& rng, OpHasher& h, int64_t now_ms, LoadShape* sh) const {
+    DocWriter w(out);
+    if (sh->with_id) {
+      const uint32_t now_s = static_cast<uint32_t>(now_ms / 1000);
+      uint8_t oid[12];
+      uint32_t c = sh->oid_counter++ & 0xFFFFFF;
+      oid[0] = static_cast<uint8_t>(now_s >> 24);
+      oid[1] = static_cast<uint8_t>(now_s >> 16);
+      oid[2] = static_cast<uint8_t>(now_s >> 8);
+      oid[3] = static_cast<uint8_t>(now_s);
+      std::copy(sh->oid_mid, sh->oid_mid + 5, oid + 4);
+      oid[9] = static_cast<uint8_t>(c >> 16);
+      oid[10] = static_cast<uint8_t>(c >> 8);
+      oid[11] = static_cast<uint8_t>(c);
+      w.oid("_id", oid);
+      h.bytes(oid + 4, 8);  // the time part is wall clock: not hashed
+    }
+    // dateandtime: client wall-clock ms as a long, like System.currentTimeMillis() (not hashed).
+    w.i64("dateandtime", now_ms);
+    int32_t cashregisterid = static_cast<int32_t>(rng.uniform(1000));
+    int32_t customerid = static_cast<int32_t>(rng.uniform(100000));
+    int32_t productid = static_cast<int32_t>(rng.uniform(10000));
+    double price = (rng.uniform01() * 500.0 + customerid) / 100.0;
+    w.i32("cashregisterid", cashregisterid);
+    w.i32("customerid", customerid);
+    w.i32("productid", productid);
+    w.dbl("price", price);
+    h.u64(static_cast<uint64_t>(cashregisterid));
+    h.u64(static_cast<uint64_t>(customerid));
+    h.u64(static_cast<uint64_t>(productid));
+    h.f64(price);
+    for (int f = 0; f < sh->ncf; ++f) {
+      // (100 - percent_compressible)% random letters from the buffer, then 'a's.
+      size_t off = static_cast<size_t>(rng.uniform(kCharBuffer - sh->rand_len + 1));
+      const char* str = w.utf8_two_parts(sh->cf_names[f], chars_.data() + off, sh->rand_len, 'a', sh->len - sh->rand_len);
+      h.bytes(str, sh->len);
+    }
+    w.finish();
+    if (out->size() != doc_bytes_) throw std::logic_error("iibench: a document's size differs from the logical size");
   }
 
   // iibench.py's row: one timestamp per batch (seconds), uniform ids, INT price in [0, 500), data =

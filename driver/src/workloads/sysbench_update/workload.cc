@@ -166,73 +166,87 @@ class SysbenchUpdate final : public Workload {
   void work(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
     const ParamValues& p = ctx.params;
     const double step_s = p_dbl(p, "seconds_per_step");
-    const uint64_t per_step = static_cast<uint64_t>(p_int(p, "updates_per_step"));
-    const bool verify = p_bool(p, "verify");
-    auto to_unix = [&](uint64_t ns) {
-      return ctx.start_unix_s + (static_cast<double>(ns) - static_cast<double>(ctx.start_ns)) / 1e9;
-    };
     auto s = store_->client();
-    char cbuf[kCLen];
     const size_t nsteps = clients_.size();
     for (size_t st = 0; st <= nsteps; ++st) {
       // All threads meet at every step boundary; the last to arrive closes the previous step's
       // window and opens the next one.
-      bool ok = barrier_.wait([&] {
-        uint64_t now = now_ns();
-        if (st > 0) steps_[st - 1].end_unix_s = to_unix(now);
-        if (st < nsteps) {
-          Step& n = steps_[st];
-          n.start_ns = now;
-          n.start_unix_s = to_unix(now);
-          n.deadline_ns = step_s > 0 ? now + static_cast<uint64_t>(step_s * 1e9) : 0;
-          n.ran = !ctx.should_stop();
-        }
-      });
+      bool ok = barrier_.wait([&] { turn_step(st, ctx, step_s); });
       if (!ok || st == nsteps) break;
       const int c = static_cast<int>(clients_[st]);
       if (t >= c || ctx.should_stop()) continue;
-      Step& step = steps_[st];
-      const uint64_t quota = per_step == 0 ? UINT64_MAX : per_step / c + (static_cast<uint64_t>(t) < per_step % c ? 1 : 0);
-      const double rate = p_dbl(p, "target_rate") / c;
-      Rng rng(ctx.seed, (static_cast<uint64_t>(st) << 20) | static_cast<uint64_t>(t));
-      h.u64(0x535445500000ULL + st);  // STEP
-      for (uint64_t done = 0; done < quota; ++done) {
-        if (ctx.should_stop() || (step.deadline_ns && now_ns() >= step.deadline_ns)) break;
-        uint64_t intended = rate > 0 ? pace(step.start_ns, rate, done, ctx) : 0;
-        if (ctx.should_stop() || (step.deadline_ns && intended >= step.deadline_ns)) break;
-        uint64_t t0 = rate > 0 ? intended : now_ns();
-        const int table = static_cast<int>(rng.uniform(static_cast<uint64_t>(tables_)));
-        const uint64_t id = 1 + rng.uniform(table_size_);
-        h.u64(static_cast<uint64_t>(table));
-        h.u64(id);
-        int64_t new_k = 0;
-        if (!index_mode_) {
-          sb_string(rng, 10, cbuf);
-          h.bytes(cbuf, kCLen);
-        }
-        bool found = index_mode_ ? s->update_k(table, static_cast<int64_t>(id), &new_k)
-                                 : s->update_c(table, static_cast<int64_t>(id), cbuf);
-        const uint64_t br = index_mode_ ? k_update_bytes() : 0, bw = index_mode_ ? k_update_bytes() : c_update_bytes();
-        uint64_t t1 = now_ns();
-        uint64_t lat = (t1 - std::min(t0, t1)) / 1000;
-        // A request that found no row (only on the null engine, which stores nothing) still counts,
-        // with items = 0, like an UPDATE that matched no row.
-        m.record(0, lat, found ? 1 : 0, br, bw);
-        m.record(1 + static_cast<int>(st), lat, found ? 1 : 0, br, bw);
-        step.requests.fetch_add(1, std::memory_order_relaxed);
-        if (verify) {
-          int64_t k_back = 0;
-          std::string c_back;
-          bool same = s->get(table, static_cast<int64_t>(id), &k_back, &c_back);
-          if (same) {
-            if (index_mode_) same = k_back >= new_k;  // another client may have added 1 since (-1: unknown)
-            else same = c > 1 || c_back == std::string(cbuf, kCLen);
-          }
-          verify_checks_.fetch_add(1, std::memory_order_relaxed);
-          if (!same) verify_bad_.fetch_add(1, std::memory_order_relaxed);
-        }
-      }
+      run_step(st, t, c, ctx, m, h, *s);
     }
+  }
+
+  double to_unix(const RunContext& ctx, uint64_t ns) const {
+    return ctx.start_unix_s + (static_cast<double>(ns) - static_cast<double>(ctx.start_ns)) / 1e9;
+  }
+
+  // At the boundary before step st (st == clients_.size(): after the last one).
+  void turn_step(size_t st, const RunContext& ctx, double step_s) {
+    uint64_t now = now_ns();
+    if (st > 0) steps_[st - 1].end_unix_s = to_unix(ctx, now);
+    if (st < clients_.size()) {
+      Step& n = steps_[st];
+      n.start_ns = now;
+      n.start_unix_s = to_unix(ctx, now);
+      n.deadline_ns = step_s > 0 ? now + static_cast<uint64_t>(step_s * 1e9) : 0;
+      n.ran = !ctx.should_stop();
+    }
+  }
+
+  // Thread t's updates in step st, one of c clients: its share of updates_per_step, until the
+  // step's deadline or a stop.
+  void run_step(size_t st, int t, int c, RunContext& ctx, ThreadMetrics& m, OpHasher& h, SysbenchClient& s) {
+    const ParamValues& p = ctx.params;
+    const uint64_t per_step = static_cast<uint64_t>(p_int(p, "updates_per_step"));
+    const bool verify = p_bool(p, "verify");
+    char cbuf[kCLen];
+    Step& step = steps_[st];
+    const uint64_t quota = per_step == 0 ? UINT64_MAX : per_step / c + (static_cast<uint64_t>(t) < per_step % c ? 1 : 0);
+    const double rate = p_dbl(p, "target_rate") / c;
+    Rng rng(ctx.seed, (static_cast<uint64_t>(st) << 20) | static_cast<uint64_t>(t));
+    h.u64(0x535445500000ULL + st);  // STEP
+    for (uint64_t done = 0; done < quota; ++done) {
+      if (ctx.should_stop() || (step.deadline_ns && now_ns() >= step.deadline_ns)) break;
+      uint64_t intended = rate > 0 ? pace(step.start_ns, rate, done, ctx) : 0;
+      if (ctx.should_stop() || (step.deadline_ns && intended >= step.deadline_ns)) break;
+      uint64_t t0 = rate > 0 ? intended : now_ns();
+      const int table = static_cast<int>(rng.uniform(static_cast<uint64_t>(tables_)));
+      const uint64_t id = 1 + rng.uniform(table_size_);
+      h.u64(static_cast<uint64_t>(table));
+      h.u64(id);
+      int64_t new_k = 0;
+      if (!index_mode_) {
+        sb_string(rng, 10, cbuf);
+        h.bytes(cbuf, kCLen);
+      }
+      bool found = index_mode_ ? s.update_k(table, static_cast<int64_t>(id), &new_k)
+                               : s.update_c(table, static_cast<int64_t>(id), cbuf);
+      const uint64_t br = index_mode_ ? k_update_bytes() : 0, bw = index_mode_ ? k_update_bytes() : c_update_bytes();
+      uint64_t t1 = now_ns();
+      uint64_t lat = (t1 - std::min(t0, t1)) / 1000;
+      // A request that found no row (only on the null engine, which stores nothing) still counts,
+      // with items = 0, like an UPDATE that matched no row.
+      m.record(0, lat, found ? 1 : 0, br, bw);
+      m.record(1 + static_cast<int>(st), lat, found ? 1 : 0, br, bw);
+      step.requests.fetch_add(1, std::memory_order_relaxed);
+      if (verify) verify_update(s, table, id, new_k, cbuf, c);
+    }
+  }
+
+  // Reads the row back after an update (verify mode) and counts a mismatch.
+  void verify_update(SysbenchClient& s, int table, uint64_t id, int64_t new_k, const char* cbuf, int c) {
+    int64_t k_back = 0;
+    std::string c_back;
+    bool same = s.get(table, static_cast<int64_t>(id), &k_back, &c_back);
+    if (same) {
+      if (index_mode_) same = k_back >= new_k;  // another client may have added 1 since (-1: unknown)
+      else same = c > 1 || c_back == std::string(cbuf, kCLen);
+    }
+    verify_checks_.fetch_add(1, std::memory_order_relaxed);
+    if (!same) verify_bad_.fetch_add(1, std::memory_order_relaxed);
   }
 
   std::vector<int64_t> clients_;
