@@ -158,37 +158,7 @@ class CachePollution final : public Workload {
         return !ctx.should_stop();
       }, so);
     } else {
-      // Index build: read every document (the key is the first 16 bytes of v), sort, insert in batches.
-      std::vector<std::string> keys;
-      keys.reserve(cold_docs_);
-      n = cold_->scan_records(*s, [&](uint64_t id, std::string_view v) {
-        bytes += v.size();
-        bson_t b;
-        bson_iter_t it;
-        std::string k;
-        if (bson_init_static(&b, reinterpret_cast<const uint8_t*>(v.data()), v.size()) &&
-            bson_iter_init_find(&it, &b, "v") && BSON_ITER_HOLDS_UTF8(&it)) {
-          uint32_t len;
-          const char* str = bson_iter_utf8(&it, &len);
-          encode_string(str, std::min<uint32_t>(len, 16), &k);
-        } else {
-          encode_null(&k);
-        }
-        append_be64(id, &k);
-        keys.push_back(std::move(k));
-        return !ctx.should_stop();
-      }, so);
-      std::sort(keys.begin(), keys.end());
-      for (size_t i = 0; i < keys.size() && !ctx.should_stop(); i += 1000) {
-        s->begin();
-        try {
-          for (size_t j = i; j < std::min(keys.size(), i + 1000); ++j) s->put(cold_index_table_, keys[j], "");
-          s->commit();
-        } catch (...) {
-          try { s->rollback(); } catch (...) {}
-          throw;
-        }
-      }
+      n = cold_index_build(*s, so, ctx, &bytes);
     }
     uint64_t c1 = now_ns();
     cold_seen_ = n;
@@ -196,21 +166,66 @@ class CachePollution final : public Workload {
     m.record(cold_action_ == "index" ? kColdIndex : kColdScan, (c1 - c0) / 1000, n, bytes, 0);
     g_cold1_ = ctx.metrics->main_items();
     t_cold1_ = unix_at(ctx, c1);
-    if (!ctx.output_dir.empty()) {
-      std::ofstream out(ctx.output_dir + "/engine_stats_mid.json", std::ios::trunc);
-      out << ctx.engine->stats().dump(2) << "\n";
-      mid_written_ = static_cast<bool>(out);
-    }
+    write_mid_stats(ctx);
     // Reads after the pass, then the hot scan alone.
     sleep_until(ctx, now_ns() + static_cast<uint64_t>(p_dbl(p, "after_seconds") * 1e9));
     readers_stop_.store(true);
     g_end_ = ctx.metrics->main_items();
     t_readers_end_ = unix_at(ctx, now_ns());
     if (ctx.should_stop()) return;
-    // Readers may still finish one request each; the scan starts once they are out.
+    hot_scan(*s, ctx, m, h);
+  }
+
+  // cold_action=index: read every document (the key is the first 16 bytes of v), sort the keys,
+  // insert them into the cold index table in transactions of 1000. Returns the documents read.
+  uint64_t cold_index_build(Session& s, const ScanOptions& so, RunContext& ctx, uint64_t* bytes) {
+    std::vector<std::string> keys;
+    keys.reserve(cold_docs_);
+    uint64_t n = cold_->scan_records(s, [&](uint64_t id, std::string_view v) {
+      *bytes += v.size();
+      bson_t b;
+      bson_iter_t it;
+      std::string k;
+      if (bson_init_static(&b, reinterpret_cast<const uint8_t*>(v.data()), v.size()) &&
+          bson_iter_init_find(&it, &b, "v") && BSON_ITER_HOLDS_UTF8(&it)) {
+        uint32_t len;
+        const char* str = bson_iter_utf8(&it, &len);
+        encode_string(str, std::min<uint32_t>(len, 16), &k);
+      } else {
+        encode_null(&k);
+      }
+      append_be64(id, &k);
+      keys.push_back(std::move(k));
+      return !ctx.should_stop();
+    }, so);
+    std::sort(keys.begin(), keys.end());
+    for (size_t i = 0; i < keys.size() && !ctx.should_stop(); i += 1000) {
+      s.begin();
+      try {
+        for (size_t j = i; j < std::min(keys.size(), i + 1000); ++j) s.put(cold_index_table_, keys[j], "");
+        s.commit();
+      } catch (...) {
+        try { s.rollback(); } catch (...) {}
+        throw;
+      }
+    }
+    return n;
+  }
+
+  // engine_stats_mid.json: the engine's statistics right after the cold pass.
+  void write_mid_stats(RunContext& ctx) {
+    if (ctx.output_dir.empty()) return;
+    std::ofstream out(ctx.output_dir + "/engine_stats_mid.json", std::ios::trunc);
+    out << ctx.engine->stats().dump(2) << "\n";
+    mid_written_ = static_cast<bool>(out);
+  }
+
+  // The hot collection scanned alone, after the readers stopped. Readers may still finish one
+  // request each; the scan starts once they are out.
+  void hot_scan(Session& s, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
     uint64_t hs = now_ns();
     uint64_t hb = 0;
-    hot_seen_ = hot_->scan_records(*s, [&](uint64_t, std::string_view v) {
+    hot_seen_ = hot_->scan_records(s, [&](uint64_t, std::string_view v) {
       hb += v.size();
       return true;
     });
