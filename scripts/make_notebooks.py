@@ -210,8 +210,9 @@ records no longer fit in memory and reads reach the device, as they do once a da
 its machine.
 
 Where the bytes are counted: read amplification and reads per point read from the run's own cgroup
-(its device reads over the measured window, not other users of the disk); the load's writes from
-the driver process's own task I/O (its threads and the engine's background threads); space from
+(its device reads over the measured window, not other users of the disk); the load's and A's
+writes from the driver process's own task I/O (its threads and the engine's background threads;
+an A update rewrites one 100-byte field, so its logical bytes are the field's); space from
 the allocated bytes of the data directory at the end. Each bar is the mean of the repetitions, the
 line through it the lowest to the highest run.
 """),

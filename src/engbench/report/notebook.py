@@ -55,7 +55,8 @@ def rum_charts(processed_dir=None, raw_dir=None) -> list:
 # corner → (the YCSB letters whose runs measure it, how): read amplification of point reads (C)
 # and of short scans (E), the device reads per point read (C), write amplification of the load's
 # inserts (A and C: their run phases insert nothing, so the bytes stored at the end are the
-# load's), update amplification of A's run phase, space amplification of every run
+# load's), update amplification of A's run phase (its updates rewrite one 100-byte field of a
+# record: the logical bytes are the field's), space amplification of every run
 YCSB_CORNERS = [("read amp (C: point reads)", ("c",)), ("read amp (E: scans)", ("e",)),
                 ("reads per point read (C)", ("c",)), ("write amp (load: inserts)", ("a", "c")),
                 ("update amp (A: updates)", ("a",)), ("space amp", ("a", "c", "e"))]
@@ -80,7 +81,12 @@ def _ycsb_run_values(r: dict, load: dict | None) -> dict:
     if letter == "e":
         out["read amp (E: scans)"] = read
     if letter == "a":
-        out["update amp (A: updates)"] = (r.get("write_amp"), "iostat")
+        # the driver process's own KB written per operation (task I/O: the engine's log, page
+        # and compaction writes, its background threads included) where sampled, else iostat's;
+        # the cgroup's write counters miss what the kernel's flusher threads write back (v1)
+        own_w = write_amplification(None if _nan(r.get("proc_wkb_per_op")) else r["proc_wkb_per_op"] * 1024,
+                                    _ratio_or_nan(r.get("logical_bytes_written"), r.get("ops")))
+        out["update amp (A: updates)"] = (own_w, "process") if not _nan(own_w) else (r.get("write_amp"), "iostat")
     if load and letter in ("a", "c") and load.get("inserts"):
         # KB written per loaded record: the driver process's own (task I/O: its threads' and the
         # engine's background work) where sampled, else iostat's (every user of the disk)
