@@ -234,3 +234,64 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     # >= 0.25 device reads per read of at least 4 KiB each, for ~1.2 KB returned (5.1 here)
     assert reads.loc["cgroup", "value"] >= 0.5
     _unlock(tmp_path)
+
+
+# --- the shipped YCSB RUM runs (notebooks/params/repro_ycsb_rum_*.yaml) -------------------
+
+SHIPPED_ENGINES = ["rocksdb", "wiredtiger", "lmdb", "sqlite"]
+
+
+@pytest.fixture(scope="module")
+def shipped_rum():
+    from engbench import paths
+    from engbench.report import notebook
+    processed = paths.REPO / "data" / "processed"
+    return notebook.ycsb_rum_long(processed), notebook.ycsb_regime(processed, paths.REPO / "data" / "raw")
+
+
+def test_shipped_tables_give_every_engine_all_three_corners(shipped_rum):
+    """The RUM notebook's triangle has its read side: every engine of the shipped YCSB runs has a
+    read amplification of YCSB C from its 3 memory-capped runs' own device reads (> 0: the reads
+    reached the device), besides write (load), update (A) and space amplification."""
+    long, regime = shipped_rum
+    assert long is not None, "no YCSB runs in data/processed"
+    assert regime["memory_limit_mib"] == [112] and regime["records"] == [200000]
+    assert regime["letters"] == ["A", "C", "E"] and regime["runs"] == 36
+    cell = long.set_index(["engine", "corner"])
+    for engine in SHIPPED_ENGINES:
+        c = cell.loc[(engine, "read amp (C: point reads)")]
+        assert c["n"] == 3 and c["source"] == "cgroup" and c["min"] > 0, (engine, c.to_dict())
+        assert cell.loc[(engine, "reads per point read (C)"), "min"] > 0, engine
+        assert cell.loc[(engine, "read amp (E: scans)"), "min"] > 0, engine
+        for corner, n in (("write amp (load: inserts)", 6), ("update amp (A: updates)", 3), ("space amp", 9)):
+            got = cell.loc[(engine, corner)]
+            assert got["n"] == n and got["min"] > 0, (engine, corner, got.to_dict())
+
+
+def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
+    """Each C bar is the mean of the runs' own read amplification, recomputed here from the
+    processed runs table: cg_rkb_per_op × 1024 / (logical bytes read / ops)."""
+    from engbench import paths
+    long, _ = shipped_rum
+    runs = pd.read_parquet(paths.REPO / "data" / "processed" / "runs.parquet")
+    c = runs[(runs["workload"] == "ycsb") & (runs["param.workload"].astype(str) == "c")]
+    cell = long.set_index(["engine", "corner"])
+    for engine in SHIPPED_ENGINES:
+        g = c[c["engine"] == engine]
+        assert (g["cg_rkb_per_op"] > 0).all(), (engine, g["cg_rkb_per_op"].tolist())
+        own = g["cg_rkb_per_op"] * 1024 / (g["logical_bytes_read"] / g["ops"])
+        got = cell.loc[(engine, "read amp (C: point reads)")]
+        assert got["mean"] == pytest.approx(own.mean()) and got["min"] == pytest.approx(own.min())
+
+
+def test_rum_notebook_prose_and_chart_from_the_shipped_tables(shipped_rum):
+    from engbench.report import notebook
+    long, regime = shipped_rum
+    text = notebook.ycsb_rum_prose(long, regime)
+    assert "`run.memory_limit` 112 MiB" in text and "200,000 records" in text
+    for engine in SHIPPED_ENGINES:
+        assert f"- {engine}: lowest in" in text
+    table = notebook.ycsb_rum_table(long)
+    assert sorted(table["engine"]) == sorted(SHIPPED_ENGINES) and "NA" not in table.to_numpy().ravel().tolist()
+    spec = notebook.ycsb_rum_chart(long, regime["where"]).to_dict()
+    assert spec["facet"]["column"]["field"] == "corner"

@@ -113,3 +113,20 @@ def test_an_extra_run_beside_the_shipped_ones_is_named_by_verify(shipped, tmp_pa
                          env=env, cwd=tmp_path, timeout=1800)
     assert out.returncode == 1, out.stdout + out.stderr
     assert "difference" in out.stderr
+
+
+def test_the_shipped_runs_seal_every_reproduction_target(shipped):
+    """Every target of every notebooks/params/repro_*.yaml file has its sealed, verified run in
+    the shipped data/raw (so `engbench reproduce` on a clone runs nothing): 87 targets of the 15
+    files of the source documents' findings, and 36 of the YCSB RUM files
+    (repro_ycsb_rum_{a,c,e}.yaml: 4 engines x 3 repetitions each)."""
+    from engbench import reproduce
+
+    files = reproduce.experiment_files()
+    plan = reproduce.plan(files, shipped / "data" / "raw")
+    assert [t.key for t in plan["todo"]] == []
+    assert len(plan["targets"]) == plan["done"] == 123
+    rum = [t for t in plan["targets"] if t.experiment.startswith("repro_ycsb_rum_")]
+    assert len(rum) == 36 and {t.engine for t in rum} == {"rocksdb", "wiredtiger", "lmdb", "sqlite"}
+    # the runs that are not workflow targets: the main job's, with their executed notebooks
+    assert len(shipped_runs(shipped)) == 123 + 5
