@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psutil
 
-from engbench import capture
+from engbench.run import capture
 
 
 def main(seconds: float = 30.0) -> int:

@@ -43,7 +43,7 @@ knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
          "sqlite.cache_size": "64MB"}
 """, tags=["parameters"]),
     code("""
-from engbench import experiments
+from engbench.run import experiments
 
 runs = experiments.run("iibench", engines, params, knobs, seed=seed, repeat=repeat,
                        description=description, show_progress=False)

@@ -15,7 +15,7 @@ import pandas as pd
 import psutil
 import pytest
 
-from engbench import cgroups, rundir
+from engbench.run import cgroups, rundir
 from engbench.normalize.workloads import step_rows
 from engbench.parsers import parse_iostat, parse_vmstat
 from test_runs import engbench, only_run_dir, start_engbench, wait_for
@@ -309,7 +309,7 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
 
 
 def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
-    from engbench.servers import mariadb as mariadb_mod
+    from engbench.run.servers import mariadb as mariadb_mod
     if mariadb_mod.available():
         pytest.skip(mariadb_mod.available())
     proc = start_engbench("run", "sysbench-update", "--engine", "mariadb-innodb", "--set", "table_size=2000",
@@ -336,7 +336,8 @@ def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
 
 
 def test_limits_come_from_experiment_files_and_notebooks_like_any_knob(scratch):
-    from engbench import experiments, paths
+    from engbench import paths
+    from engbench.run import experiments
     out = engbench("run", "sysbench-update", "--engine", "rocksdb", "--params",
                    str(paths.REPO / "notebooks/params/sysbench_update_iobound.yaml"), "--set", "table_size=2000",
                    "--set", "clients=1", "--set", "seconds_per_step=0.5", "--no-progress")

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from engbench import driver, params, runs
-from engbench.servers import mariadb as mariadb_mod
-from engbench.servers.mariadb import MariaDB
+from engbench.run import driver, params, runs
+from engbench.run.servers import mariadb as mariadb_mod
+from engbench.run.servers.mariadb import MariaDB
 
 PASSWORD = "Pw-r3fcl-engbench"
 MIX = ["addlink", "deletelink", "updatelink", "countlink", "getlink", "getlinklist", "getnode", "addnode",

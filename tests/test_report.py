@@ -8,7 +8,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engbench import rundir
+from engbench.run import rundir
 from engbench.process import build_tables, find_runs, write_tables
 from test_process import T0, make_run
 

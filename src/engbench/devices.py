@@ -21,10 +21,10 @@ DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COL
 
 def process_calibration(run_dir) -> dict:
     """One `engbench calibrate` run directory → its devices row: the figures recomputed from the
-    raw fio/<job>.json by engbench.calibrate.figures (the same function that wrote summary.json),
+    raw fio/<job>.json by engbench.run.calibrate.figures (the same function that wrote summary.json),
     its machine, data device and run limits. A job whose JSON is missing (an interrupted
     calibration) gives NaN for its figures."""
-    from .calibrate import figures
+    from .run.calibrate import figures
     from .process import _json  # its RunError for a missing or garbled file
 
     d = Path(run_dir)

@@ -1,7 +1,7 @@
 """The reviewer's way back from the paper to the raw captures.
 
 verify(raw_dir, paper_dir):
-  1. every run directory under raw_dir: its SHA256SUMS (engbench.rundir.check) — each changed,
+  1. every run directory under raw_dir: its SHA256SUMS (engbench.run.rundir.check) — each changed,
      missing or extra file is named;
   2. the raw captures are processed again (engbench.process.build_tables, into a temporary
      directory — the committed data/processed is not used) and the paper is built again from
@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths, rundir
+from . import paths
+from .run import rundir
 from .process import build_tables, find_runs, write_tables
 
 

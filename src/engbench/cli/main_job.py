@@ -8,7 +8,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from .. import paths, rundir
+from .. import paths
+from ..run import rundir
 
 DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / "iibench_main.yaml"
 
@@ -22,7 +23,8 @@ def register(sub):
 
 
 def run(args) -> int:
-    from .. import experiments, notebooks
+    from .. import notebooks
+    from ..run import experiments
 
     engines = args.engines.split(",") if args.engines else experiments.available_engines()
     print(f"engbench main: iibench on {', '.join(engines)} ({args.params})", file=sys.stderr)

@@ -136,7 +136,7 @@ def param_defaults(workload: str) -> dict | None:
     """param → default value of ``workload`` from `engbench-driver describe`; None when the
     driver (or the workload) is not there."""
     try:
-        from .. import driver
+        from ..run import driver
         desc = driver.describe()
     except Exception:  # DriverMissing, a failed describe: titles then list every param
         return None

@@ -20,7 +20,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import capture, cgroups, children, driver, limits, machine, paths, rundir, targets
+from .. import paths
+from . import capture, cgroups, children, driver, limits, machine, rundir, targets
 from .params import RunRequest
 from .progress import Progress
 
