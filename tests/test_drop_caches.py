@@ -45,7 +45,7 @@ def _sysbench(mode):
     summary = json.loads((run_dir / "driver" / "summary.json").read_text())
     (step,) = summary["steps"]
     reads = {"cgroup": _increase(run_dir, "cgroup.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"]),
-             "process": _increase(run_dir, "process.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])}
+             "process": _increase(run_dir, "driver_process.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])}
     return run_dir, m, summary, step, {**{k: v / 4096 / step["requests"] for k, v in reads.items()},
                                        "cgroup_bytes": reads["cgroup"], "disk_bytes": summary["disk"]["allocated_bytes"]}
 

@@ -85,8 +85,8 @@ def test_memory_limit_makes_point_updates_read_from_the_device(scratch, engine, 
     free = sysbench(engine, rows, *extra)
     row_free, _, m_free = step(free)
     assert m_free["run_limits"]["cgroup"] is None and not (free / "limits.json").exists()
-    # the driver's own device reads (task I/O accounting, process.csv): iostat would add other users'
-    pages = counter_rate(free, "process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
+    # the driver's own device reads (task I/O accounting, driver_process.csv): iostat would add other users'
+    pages = counter_rate(free, "driver_process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
     assert pages / row_free["q"] < 0.05, (pages, row_free)
     assert row_free["r_per_op"] < row["r_per_op"] / 5, (row_free, row)
 
@@ -109,7 +109,7 @@ def test_wiredtiger_under_the_memory_limit_reads_from_the_device(scratch):
     assert limits["oom_kills"] == 0 and int(limits["counters"]["memory.max_usage_in_bytes"]) <= 128 << 20
     free = sysbench("wiredtiger", 400_000, *extra)
     row_free, _, _ = step(free)
-    pages = counter_rate(free, "process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
+    pages = counter_rate(free, "driver_process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
     assert pages / row_free["q"] < 0.2, (pages, row_free)
     assert pages / row_free["q"] < own / row["q"] / 5 and row_free["r_per_op"] < row["r_per_op"] / 5, (row_free, row)
 

@@ -179,7 +179,7 @@ def test_unknown_iibench_variant_is_refused_before_anything_is_written(server, s
 def test_variants_are_separate_experiments_titled_by_variant(scratch):
     """Two real sqlite runs, one per variant: two experiments (never one row), each title naming
     its variant, the default one too."""
-    from engbench import process
+    from engbench.tables import build_tables
     from engbench.report import data
     if "sqlite" not in {e["name"] for e in driver.describe().get("engines", [])}:
         pytest.skip("driver without sqlite")
@@ -190,7 +190,7 @@ def test_variants_are_separate_experiments_titled_by_variant(scratch):
                            out_dir=scratch / "raw", show_progress=False)
         assert res.status == "ok", res.error
         dirs.append(res.run_dir)
-    tables = process.build_tables(dirs)
+    tables = build_tables(dirs)
     exps = data.experiments(tables["runs"])
     assert len(exps) == 2
     assert sorted("variant=mongodb" in e.name for e in exps) == [False, True]

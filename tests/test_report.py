@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from engbench.run import rundir
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 from test_process import T0, make_run
 
 # engine → (items/s factor against make_run's, latency factor, allocated bytes)

@@ -5,7 +5,7 @@ rate chart where it binds. Run directories from the real burst captures (test_re
 import pytest
 
 from engbench.run import rundir
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 from test_process import T0
 from test_report import MACHINE, _build, _patch_json, make_engine_run
 

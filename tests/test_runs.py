@@ -82,7 +82,7 @@ def test_run_is_complete_sealed_and_read_only(scratch):
     assert m["hardware"]["data_device"]["name"], "the data device is identified"
     assert m["software"]["engine_version"] and m["software"]["sysstat"]
     assert m["params"]["max_rows"] == 5000
-    for f in ("iostat.txt", "vmstat.txt", "process.csv", "driver/summary.json",
+    for f in ("iostat.txt", "vmstat.txt", "driver_process.csv", "driver/summary.json",
               "driver/intervals.csv", "driver/histograms.csv", "driver/engine_stats_after.json"):
         assert (run_dir / f).stat().st_size > 0, f
     assert "Device" in (run_dir / "iostat.txt").read_text()

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 # about 2.5 s each, at a modest rate (two shared cores): long enough for whole 1-s intervals
 RUNS = {"sysbench-update": ["--engine", "null", "--set", "table_size=2000", "--set", "clients=1,2",

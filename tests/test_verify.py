@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from engbench.cli import main
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 from test_report import make_runs
 
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from engbench import workloads
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
               "e": {"scan", "insert"}, "f": {"read", "read_modify_write"}}

@@ -116,7 +116,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
 def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
     """key → (run directory, fingerprint) of every workflow run under `raw` that is `ok`, sealed and
     intact; the newest when a key was run more than once."""
-    from .process import find_runs
+    from .tables import find_runs
 
     out = {}
     for d in find_runs(raw):

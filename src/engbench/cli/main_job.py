@@ -74,7 +74,7 @@ def _num(value, decimals: int) -> str:
 
 def _process_and_report(run_dirs) -> int:
     """data/raw (with the new runs) → data/processed → paper/build/; prints paper.html's path."""
-    from ..process import build_tables, find_runs, write_tables
+    from ..tables import build_tables, find_runs, write_tables
     from ..report import paper
 
     raw, processed = paths.raw_dir(), paths.processed_dir()

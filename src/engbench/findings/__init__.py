@@ -82,7 +82,7 @@ def load(processed_dir=None) -> dict:
 
 
 def add_tables(tables: dict, published_dir=None) -> dict:
-    """`tables` (engbench.process.build_tables) with "findings" and "findings_values" added: what
+    """`tables` (engbench.tables.build_tables) with "findings" and "findings_values" added: what
     `engbench process` and the main job write to data/processed."""
     return {**tables, "findings": table(tables, published_dir), "findings_values": values(tables)}
 
