@@ -105,7 +105,7 @@ def test_two_machines_are_two_groups(tmp_path):
     (b / "manifest.json").write_text(json.dumps(man))
     runs = build_tables([a, b])["runs"]
     assert runs["machine"].nunique() == 2
-    exps = data.experiments(runs, defaults_of=lambda w: None)
+    exps = data.comparisons(runs, defaults_of=lambda w: None)
     assert len(exps) == 2 and sorted(e.machine for e in exps) == sorted(runs["machine"])
     assert all(len(e.runs) == 1 for e in exps)
     assert exps[0].title != exps[1].title
@@ -119,7 +119,7 @@ def test_different_limits_are_never_one_row(tmp_path):
     man["run_limits"] = {"memory_limit": 64 * 2**20, "cgroup": {"version": 1}}
     (b / "manifest.json").write_text(json.dumps(man))
     runs = build_tables([a, b])["runs"]
-    exps = data.experiments(runs, defaults_of=lambda w: None)
+    exps = data.comparisons(runs, defaults_of=lambda w: None)
     assert len(exps) == 2 and sorted(e.limits for e in exps) == ["memory 64 MiB, cgroup v1", "none"]
 
 

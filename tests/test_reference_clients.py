@@ -191,7 +191,7 @@ def test_variants_are_separate_experiments_titled_by_variant(scratch):
         assert res.status == "ok", res.error
         dirs.append(res.run_dir)
     tables = build_tables(dirs)
-    exps = data.experiments(tables["runs"])
+    exps = data.comparisons(tables["runs"])
     assert len(exps) == 2
     assert sorted("variant=mongodb" in e.name for e in exps) == [False, True]
     assert sorted("variant=iibench-py" in e.name for e in exps) == [False, True]

@@ -1,5 +1,5 @@
 """What a report is made from: the processed tables (data/processed) and the run manifests
-(data/raw/<run_id>/manifest.json), grouped into experiments.
+(data/raw/<run_id>/manifest.json), grouped into comparisons (Comparison).
 
 An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
 equal), on one machine (runs.machine, engbench.importer.machine_key: runs on different hardware are
@@ -79,14 +79,18 @@ def load_manifests(raw_dir, run_ids) -> dict:
 
 
 @dataclass
-class Experiment:
+class Comparison:
+    """Runs the report compares with each other: one workload with one parameter set, on one
+    machine under one set of run limits, its rows labelled by configuration (engine and knobs).
+    What the paper counts as an experiment; not a workflow experiment file (engbench.matrix) nor
+    engbench.run.experiments.run, which records the runs it groups."""
     key: str                    # stable slug: workload + hash of the params
     workload: str
     params: dict                # param name → value
     runs: pd.DataFrame          # its rows of the runs table, with a "config" column
     op_unit: str
     configs: list = field(default_factory=list)   # row labels, in table order
-    name: str | None = None     # the short title (experiments() sets it)
+    name: str | None = None     # the short title (comparisons() sets it)
     machine: str = "unknown"    # runs.machine of every run
     limits: str = "none"        # runs.limits of every run
 
@@ -200,8 +204,8 @@ def _titles(exps, defaults_of):
             e.name += " [" + _fmt_params({k: e.params.get(k) for k in differ}) + "]"
 
 
-def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_defaults) -> list[Experiment]:
-    """The experiments of a runs table, ordered by workload then key."""
+def comparisons(runs: pd.DataFrame, engine_order=None, defaults_of=param_defaults) -> list[Comparison]:
+    """The comparisons of a runs table, ordered by workload then key."""
     if runs.empty:
         return []
     pcols = _param_cols(runs)
@@ -222,7 +226,7 @@ def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
         sub["config"] = config_labels(sub)
         key = f"{workload}-{hashlib.sha1(canon.encode()).hexdigest()[:6]}"
         order = _order(sub, engine_order)
-        out.append(Experiment(key, workload, params, sub.reset_index(drop=True),
+        out.append(Comparison(key, workload, params, sub.reset_index(drop=True),
                               str(sub["op_unit"].iloc[0]), order, machine=where["machine"],
                               limits=where["limits"]))
     out = sorted(out, key=lambda e: (e.workload, e.key))
