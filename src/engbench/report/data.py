@@ -1,13 +1,13 @@
 """What a report is made from: the processed tables (data/processed) and the run manifests
 (data/raw/<run_id>/manifest.json), grouped into comparisons (Comparison).
 
-An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
+A comparison is one workload with one parameter set (every ``param.*`` column of the runs table
 equal), on one machine (runs.machine, engbench.importer.machine_key: runs on different hardware are
 never averaged) under one set of run limits (runs.limits: a memory-capped or throttled run is never
 merged with an unlimited one); its rows are the engines. When the runs come from several machines,
 or some have limits, the title says which (" — limits: …", " — machine …"). Its title is the ``experiment`` of its runs (the params file's
 description) when they share one, else the workload and the params whose values differ from the
-driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one experiment is a
+driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one comparison is a
 separate configuration, labelled ``engine (knob=value …)``. Several runs of one configuration are
 repeats: the tables show their mean and spread."""
 
