@@ -66,8 +66,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from engbench import params, runs
-from engbench.servers.mariadb import MariaDB
+from engbench.run import params, runs
+from engbench.run.servers.mariadb import MariaDB
 
 WORK = {"statements": ("Questions",), "rows read next/prev": ("Handler_read_next", "Handler_read_prev"),
         "data written B": ("Innodb_data_written",), "redo written B": ("Innodb_os_log_written",),

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engbench import paths
 from engbench.cli import main
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 REPO = Path(__file__).resolve().parents[1]
 ENGINES = {"wiredtiger": (1.0, 1, 3 * 2**28), "sqlite": (0.8, 1, 3 * 2**28),

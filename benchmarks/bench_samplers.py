@@ -13,7 +13,7 @@ from pathlib import Path
 
 import psutil
 
-from engbench import capture
+from engbench.run import capture
 
 
 def main(seconds: float = 30.0) -> int:
@@ -23,7 +23,7 @@ def main(seconds: float = 30.0) -> int:
         tools = [capture.ToolCapture(n, a, tmp / f"{n}.txt") for n, a in capture.TOOLS.items()]
         for t in tools:
             t.start()
-        sampler = capture.ProcessSampler(busy.pid, tmp / "process.csv")
+        sampler = capture.ProcessSampler(busy.pid, tmp / "driver_process.csv")
         sampler.start()
         t0 = time.monotonic()
         time.sleep(seconds)

@@ -23,8 +23,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engbench import driver
-from engbench.servers.mariadb import MariaDB
+from engbench.run import driver
+from engbench.run.servers.mariadb import MariaDB
 
 SB_TEST = {"non-index": "oltp_update_non_index", "index": "oltp_update_index"}
 

@@ -32,7 +32,7 @@ from engbench import matrix  # noqa: E402
 
 EXPERIMENTS_RUN = """\
 import sys, yaml
-from engbench import experiments
+from engbench.run import experiments
 d = yaml.safe_load(open(sys.argv[1]))
 experiments.run(d["workload"], d["engines"], d["params"], d["knobs"], d["seed"], show_progress=False,
                 repeat=d["repeat"], description=d["description"])

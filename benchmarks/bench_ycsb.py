@@ -64,7 +64,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engbench import driver
+from engbench.run import driver
 
 REAL = ["rocksdb", "wiredtiger", "wiredtiger-lsm", "lmdb", "sqlite"]
 
@@ -177,7 +177,7 @@ def server_for(args, tmp: Path):
     if not args.peer_engine.startswith("mariadb-"):
         yield None
         return
-    from engbench.servers.mariadb import MariaDB
+    from engbench.run.servers.mariadb import MariaDB
     with MariaDB(tmp / "server", engine=args.peer_engine.split("-", 1)[1],
                  settings={"cache_size": "256M", "flush_log_at_trx_commit": 2}) as db:
         with db.connect().cursor() as cur:

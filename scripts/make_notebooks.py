@@ -43,7 +43,7 @@ knobs = {"wiredtiger.cache_size": "64MB", "rocksdb.block_cache_size": "64MB",
          "sqlite.cache_size": "64MB"}
 """, tags=["parameters"]),
     code("""
-from engbench import experiments
+from engbench.run import experiments
 
 runs = experiments.run("iibench", engines, params, knobs, seed=seed, repeat=repeat,
                        description=description, show_progress=False)
@@ -96,11 +96,12 @@ include_incomplete = False
     code("""
 from pathlib import Path
 
-from engbench import paths, process
+from engbench import paths
 from engbench.normalize.views import source_views
+from engbench.tables import build_tables, find_runs
 
-run_dirs = process.find_runs(Path(raw_dir) if raw_dir else paths.REPO / "data" / "raw")
-tables = process.build_tables(run_dirs, include_incomplete=include_incomplete) if run_dirs else None
+run_dirs = find_runs(Path(raw_dir) if raw_dir else paths.REPO / "data" / "raw")
+tables = build_tables(run_dirs, include_incomplete=include_incomplete) if run_dirs else None
 print(f"{len(run_dirs)} run directories")
 """),
     md("""

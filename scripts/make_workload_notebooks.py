@@ -15,7 +15,7 @@ from engbench.workloads import get  # noqa: E402  (each workload's notebook file
 
 
 RUN = """
-from engbench import experiments
+from engbench.run import experiments
 
 runs = experiments.run({workload!r}, engines, params, knobs, seed=seed, repeat=repeat,
                        description=description, show_progress=False)
@@ -228,7 +228,7 @@ also_letters = ["a"]  # also run these letters (same size and engines) for the R
 YCSB_RUN = """
 import pandas as pd
 
-from engbench import experiments
+from engbench.run import experiments
 
 letters = list(dict.fromkeys([params["workload"], *also_letters]))
 runs = pd.concat([experiments.run('ycsb', engines, {**params, "workload": w}, knobs, seed=seed, repeat=repeat,

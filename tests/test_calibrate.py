@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from engbench import children, limits, rundir
+from engbench.run import children, limits, rundir
 from test_runs import engbench, wait_for
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from engbench import driver, params, paths, runs
+from engbench import paths
+from engbench.run import driver, params, runs
 
 
 def test_knob_namespaces_come_from_describe(monkeypatch):

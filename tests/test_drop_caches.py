@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engbench import driver, paths, rundir
+from engbench import paths
+from engbench.run import driver, rundir
 from engbench.normalize.device import limits_label
 from test_runs import engbench
 
@@ -44,7 +45,7 @@ def _sysbench(mode):
     summary = json.loads((run_dir / "driver" / "summary.json").read_text())
     (step,) = summary["steps"]
     reads = {"cgroup": _increase(run_dir, "cgroup.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"]),
-             "process": _increase(run_dir, "process.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])}
+             "process": _increase(run_dir, "driver_process.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])}
     return run_dir, m, summary, step, {**{k: v / 4096 / step["requests"] for k, v in reads.items()},
                                        "cgroup_bytes": reads["cgroup"], "disk_bytes": summary["disk"]["allocated_bytes"]}
 
@@ -142,7 +143,7 @@ def _skip_unless_nobody_can_run_engbench(d):
     root may enter (the newcomer test's fresh clone in /tmp/pytest-of-root) cannot run as nobody at
     all; the checkout the suite runs from is the one tested."""
     reach = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", sys.executable,
-                            "-c", "import engbench.limits"], capture_output=True, text=True, cwd=d,
+                            "-c", "import engbench.run.limits"], capture_output=True, text=True, cwd=d,
                            env={"PATH": os.environ["PATH"], "PYTHONPATH": str(paths.REPO / "src")})
     if reach.returncode != 0:
         pytest.skip(f"nobody cannot run {sys.executable} with {paths.REPO / 'src'} (a directory on the way is "

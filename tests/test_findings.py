@@ -111,7 +111,7 @@ def test_every_claim_names_an_experiment_file_that_exists_and_its_words_are_in_t
     for f in claims.FINDINGS:
         for p in f.picks:
             assert (params / f"{p.experiment}.yaml").is_file(), (f.id, p.experiment)
-        assert f.seed in claims.SEED and f.words and f.rule_text
+        assert f.source in claims.SOURCE_FILE and f.words and f.rule_text
     assert len({f.id for f in claims.FINDINGS}) == len(claims.FINDINGS)
 
 

@@ -13,7 +13,8 @@ import tarfile
 import pandas as pd
 import pytest
 
-from engbench import importer, rundir
+from engbench import importer
+from engbench.run import rundir
 
 ENGBENCH = [sys.executable, "-m", "engbench.cli"]
 HW = {"cpu_model": "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "ncpu": 2, "memory_bytes": 24 * 2**30 - 5 * 2**20,

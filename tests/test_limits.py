@@ -15,7 +15,7 @@ import pandas as pd
 import psutil
 import pytest
 
-from engbench import cgroups, rundir
+from engbench.run import cgroups, rundir
 from engbench.normalize.workloads import step_rows
 from engbench.parsers import parse_iostat, parse_vmstat
 from test_runs import engbench, only_run_dir, start_engbench, wait_for
@@ -85,8 +85,8 @@ def test_memory_limit_makes_point_updates_read_from_the_device(scratch, engine, 
     free = sysbench(engine, rows, *extra)
     row_free, _, m_free = step(free)
     assert m_free["run_limits"]["cgroup"] is None and not (free / "limits.json").exists()
-    # the driver's own device reads (task I/O accounting, process.csv): iostat would add other users'
-    pages = counter_rate(free, "process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
+    # the driver's own device reads (task I/O accounting, driver_process.csv): iostat would add other users'
+    pages = counter_rate(free, "driver_process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
     assert pages / row_free["q"] < 0.05, (pages, row_free)
     assert row_free["r_per_op"] < row["r_per_op"] / 5, (row_free, row)
 
@@ -109,7 +109,7 @@ def test_wiredtiger_under_the_memory_limit_reads_from_the_device(scratch):
     assert limits["oom_kills"] == 0 and int(limits["counters"]["memory.max_usage_in_bytes"]) <= 128 << 20
     free = sysbench("wiredtiger", 400_000, *extra)
     row_free, _, _ = step(free)
-    pages = counter_rate(free, "process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
+    pages = counter_rate(free, "driver_process.csv", "read_bytes", row_free["start_unix_s"], row_free["end_unix_s"]) / 4096
     assert pages / row_free["q"] < 0.2, (pages, row_free)
     assert pages / row_free["q"] < own / row["q"] / 5 and row_free["r_per_op"] < row["r_per_op"] / 5, (row_free, row)
 
@@ -309,7 +309,7 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
 
 
 def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
-    from engbench.servers import mariadb as mariadb_mod
+    from engbench.run.servers import mariadb as mariadb_mod
     if mariadb_mod.available():
         pytest.skip(mariadb_mod.available())
     proc = start_engbench("run", "sysbench-update", "--engine", "mariadb-innodb", "--set", "table_size=2000",
@@ -336,7 +336,8 @@ def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
 
 
 def test_limits_come_from_experiment_files_and_notebooks_like_any_knob(scratch):
-    from engbench import experiments, paths
+    from engbench import paths
+    from engbench.run import experiments
     out = engbench("run", "sysbench-update", "--engine", "rocksdb", "--params",
                    str(paths.REPO / "notebooks/params/sysbench_update_iobound.yaml"), "--set", "table_size=2000",
                    "--set", "clients=1", "--set", "seconds_per_step=0.5", "--no-progress")

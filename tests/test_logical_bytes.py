@@ -12,9 +12,9 @@ import json
 
 import pytest
 
-from engbench import params, runs
-from engbench.servers import ferretdb as ferret_mod
-from engbench.servers import mariadb as mariadb_mod
+from engbench.run import params, runs
+from engbench.run.servers import ferretdb as ferret_mod
+from engbench.run.servers import mariadb as mariadb_mod
 
 RUNS = {
     "sysbench-update": ["table_size=200", "tables=2", "clients=1", "updates_per_step=300", "seconds_per_step=0",
@@ -38,7 +38,7 @@ def skip_reason(target):
 
 @pytest.fixture(scope="module")
 def ferret(tmp_path_factory):
-    from engbench.servers.ferretdb import FerretDB
+    from engbench.run.servers.ferretdb import FerretDB
     if ferret_mod.available():
         pytest.skip(str(ferret_mod.available()))
     with FerretDB(tmp_path_factory.mktemp("ferret")) as f:

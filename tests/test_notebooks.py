@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from engbench import paths, rundir
+from engbench import paths
+from engbench.run import rundir
 
 NOTEBOOKS = sorted((paths.REPO / "notebooks").glob("*.ipynb"))
 

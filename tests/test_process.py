@@ -10,7 +10,7 @@ import pytest
 
 from engbench.cli import main
 from engbench.parsers import ParseError
-from engbench.process import build_tables, process_run
+from engbench.tables import RunError, build_tables, run_tables
 
 CAP = Path(__file__).parent / "data" / "captures"
 T0 = pd.Timestamp("2026-11-21 05:45:33", tz="UTC").timestamp()  # measured start
@@ -60,7 +60,7 @@ def make_run(root, name="20261121T054532Z_iibench_wiredtiger_vm", status="ok", e
 
 
 def test_one_run_by_hand(tmp_path):
-    got = process_run(make_run(tmp_path))
+    got = run_tables(make_run(tmp_path))
     r = got["runs"]
     # window [05:45:33, 05:45:43]: samples stamped 34..43; q = 262144 / 10 s
     assert r["n_iostat"] == 10 and r["n_vmstat"] == 10 and r["coverage"] == 1.0
@@ -94,7 +94,7 @@ def test_one_run_by_hand(tmp_path):
 def test_coverage_warned_when_capture_stops_before_the_clients(tmp_path):
     d = make_run(tmp_path, end=T0 + 20)  # the capture ends at 05:45:43
     with pytest.warns(UserWarning, match="covers 50.0%"):
-        r = process_run(d)["runs"]
+        r = run_tables(d)["runs"]
     assert r["coverage"] == pytest.approx(0.5) and "iostat covers 50.0%" in r["warnings"]
 
 
@@ -121,6 +121,28 @@ def test_cli_skips_incomplete_and_output_is_byte_identical(tmp_path, capsys):
     assert len(ivl) == 22 and ivl["items_per_s"].iloc[1] == 30000
 
 
+def test_driver_process_samples_under_either_name_and_never_both(tmp_path):
+    """New runs write driver_process.csv; runs recorded before it (all of data/raw) have process.csv:
+    both read the same, a run with both or with an unknown name in its manifest is refused."""
+    old = run_tables(make_run(tmp_path / "old"))["runs"]
+    d = make_run(tmp_path / "new")
+    (d / "process.csv").rename(d / "driver_process.csv")
+    assert run_tables(d)["runs"]["driver_cpu_us_per_op"] == old["driver_cpu_us_per_op"]
+    shutil.copy(d / "driver_process.csv", d / "process.csv")
+    with pytest.raises(RunError, match="both driver_process.csv and process.csv"):
+        run_tables(d)
+    (d / "process.csv").unlink()
+    man = json.loads((d / "manifest.json").read_text())
+    man["capture"]["process_sampler"] = {"interval_s": 1.0, "file": "proc.csv"}
+    (d / "manifest.json").write_text(json.dumps(man))
+    with pytest.raises(RunError, match="unknown driver-process sample file 'proc.csv'"):
+        run_tables(d)
+    man["capture"]["process_sampler"]["file"] = "process.csv"  # named, but not there: missing
+    (d / "manifest.json").write_text(json.dumps(man))
+    with pytest.raises(RunError, match=r"process\.csv: missing"):
+        run_tables(d)
+
+
 def test_garbled_capture_names_file_and_line(tmp_path, capsys):
     d = make_run(tmp_path)
     text = (d / "iostat.txt").read_text().replace("98304.00", "98304.0O")
@@ -142,7 +164,7 @@ def test_partial_last_interval_is_marked_and_left_out_of_rate_percentiles(tmp_pa
     d = make_run(tmp_path)
     with open(d / "driver" / "intervals.csv", "a") as f:  # 1000 documents in 0.012 s: "83k/s"
         f.write(f"11,{T0 + 10},{T0 + 10.012},0,insert,1,1000,0,1024000,800,3000,4011\n")
-    got = process_run(d)
+    got = run_tables(d)
     ivl = got["intervals"]
     assert ivl["partial"].tolist() == [False] * 11 + [True]
     assert ivl["items_per_s"].iloc[-1] == pytest.approx(1000 / 0.012, rel=1e-4)
@@ -151,7 +173,7 @@ def test_partial_last_interval_is_marked_and_left_out_of_rate_percentiles(tmp_pa
     assert (r["rate_p50"], r["rate_p75"], r["rate_p90"], r["rate_p95"]) == (30000, 22144, 20000, 10000)
     # half of report_interval_s is the threshold: at 0.02 s a 0.012-s interval is whole
     _patch(d / "driver" / "summary.json", lambda s: s["params"].update(report_interval_s=0.02))
-    assert not process_run(d)["intervals"]["partial"].any()
+    assert not run_tables(d)["intervals"]["partial"].any()
 
 
 def make_sysbench_run(root, name="20261121T054532Z_sysbench-update_wiredtiger_vm", engine="wiredtiger",
@@ -179,7 +201,7 @@ def make_sysbench_run(root, name="20261121T054532Z_sysbench-update_wiredtiger_vm
 
 
 def test_sysbench_steps_by_hand(tmp_path):
-    got = process_run(make_sysbench_run(tmp_path))
+    got = run_tables(make_sysbench_run(tmp_path))
     st = got["steps"].set_index("clients")
     assert st["step"].tolist() == ["update.c1", "update.c2", "update.c4"]
     # c1: samples stamped 34..37 (midpoints in [33, 37)): r/s 0, 24, 1, 0 → 6.25; tps 500
@@ -209,7 +231,7 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
         workload="linkbench", load={"nodes": 1000, "links": 3000, "counts": 500, "seconds": 4,
                                     "start_unix_s": T0, "end_unix_s": T0 + 4}))
     _patch(d / "manifest.json", lambda m: m.update(workload="linkbench"))
-    ld = process_run(d)["loads"].iloc[0]
+    ld = run_tables(d)["loads"].iloc[0]
     # 4000 inserts in 4 s; wKB/s over 34..37 = 65538; us+sy 12.75; RSS 1 GiB (2 GiB only at T0+5)
     assert (ld["inserts"], ld["q"], ld["coverage"], ld["rss_gb"], ld["missed_s"]) == (4000, 1000, 1.0, 1.0, 0)
     assert ld["wkb_per_op"] == pytest.approx(65538 / 1000) and ld["mcpu_per_op"] == pytest.approx(12750)
@@ -225,7 +247,7 @@ def test_load_costs_over_the_load_window_and_cache_pollution_phases(tmp_path):
     (d / "driver" / "engine_stats_before.json").write_text(json.dumps(
         {"cache: bytes currently in the cache": 100, "cache: unmodified pages evicted": 0, "other": 5}))
     (d / "driver" / "engine_stats_mid.json").write_text(json.dumps({"cache: bytes currently in the cache": 900}))
-    got = process_run(d)
+    got = run_tables(d)
     cp = got["cache_pollution"].iloc[0]
     assert cp["cold_pass_ms"] == pytest.approx(2500) and cp["scan_hot_ms"] == pytest.approx(1.2345)
     assert (cp["gets_per_s_during"], cp["read_once"], cp["before_start_unix_s"]) == (20, True, T0)
@@ -246,7 +268,7 @@ def test_no_coverage_warning_for_the_inherent_partial_first_second(tmp_path, rec
     # measured window [05:45:33.6, 05:45:43]: the sample stamped :34 covers (:33, :34], mostly
     # before the window, so [:33.6, :34] (0.4 s) is covered by no kept sample — by construction
     _measured_start(d, T0 + 0.6)
-    r = process_run(d)["runs"]
+    r = run_tables(d)["runs"]
     assert r["coverage_iostat"] == pytest.approx(9 / 9.4)  # 95.7 %: the old rule warned here
     assert r["warnings"] == "" and not [w for w in recwarn if "covers" in str(w.message)]
 
@@ -258,7 +280,7 @@ def test_coverage_warning_for_a_sample_missing_inside_the_window(tmp_path):
     at = lines.index("2026-11-21T05:45:38+0000\n")
     (d / "iostat.txt").write_text("".join(lines[:at] + lines[at + 8:]))  # the :38 sample lost
     with pytest.warns(UserWarning, match=r"iostat covers 85\.1% .*misses 1\.0 s"):
-        r = process_run(d)["runs"]
+        r = run_tables(d)["runs"]
     # (:37, :38] lost from the interior [:34.6, :42]; vmstat still has it
     assert r["n_iostat"] == 8 and "vmstat" not in r["warnings"]
     assert r["warnings"] == ("iostat covers 85.1% of the client window (misses 1.0 s beyond its "
@@ -267,18 +289,18 @@ def test_coverage_warning_for_a_sample_missing_inside_the_window(tmp_path):
 
 def test_driver_warnings_reach_the_runs_table_and_missing_means_none(tmp_path):
     d = make_run(tmp_path)
-    assert process_run(d)["runs"]["warnings"] == ""  # summary.json without "warnings": none
+    assert run_tables(d)["runs"]["warnings"] == ""  # summary.json without "warnings": none
     _patch(d / "driver" / "summary.json", lambda s: s.update(
         warnings=["summary_extra failed: logical bytes unknown", "load window not recorded"]))
     with pytest.warns(UserWarning, match="driver: summary_extra failed"):
-        r = process_run(d)["runs"]
+        r = run_tables(d)["runs"]
     assert r["warnings"] == "driver: summary_extra failed: logical bytes unknown; driver: load window not recorded"
     _patch(d / "manifest.json", lambda m: m.update(capture_warnings=["vmstat: not installed"]))
     with pytest.warns(UserWarning):
-        assert process_run(d)["runs"]["warnings"].endswith("; capture: vmstat: not installed")
+        assert run_tables(d)["runs"]["warnings"].endswith("; capture: vmstat: not installed")
     # the iibench run reads nothing: its read amplification is NA, and says why
     assert r["read_amp"] != r["read_amp"]
     assert r["amp_notes"] == "read amp: no logical bytes read (nothing to divide by)"
     _patch(d / "driver" / "summary.json", lambda s: s.pop("totals"))
-    r = process_run(d)["runs"]
+    r = run_tables(d)["runs"]
     assert r["write_amp"] != r["write_amp"] and "write amp: logical bytes written not recorded" in r["amp_notes"]

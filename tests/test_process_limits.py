@@ -9,7 +9,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engbench.process import build_tables, process_calibration
+from engbench.tables import build_tables, calibration_row
+from engbench.tables.read import read_calibration
 from test_process import make_run
 from test_runs import engbench
 
@@ -68,7 +69,7 @@ def test_limits_cgroup_io_and_calibration_beside_each_run(raw):
 
 
 def test_devices_row_is_recomputed_from_the_raw_fio_json(raw):
-    row = process_calibration(raw["cal_free"])
+    row = calibration_row(raw["cal_free"], *read_calibration(raw["cal_free"]))
     summ = json.loads((raw["cal_free"] / "summary.json").read_text())
     for k in ("randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops", "seqread_mb_per_s",
               "seqwrite_mb_per_s", "fsync_p50_us", "fsync_p99_us"):
@@ -104,7 +105,7 @@ def test_two_machines_are_two_groups(tmp_path):
     (b / "manifest.json").write_text(json.dumps(man))
     runs = build_tables([a, b])["runs"]
     assert runs["machine"].nunique() == 2
-    exps = data.experiments(runs, defaults_of=lambda w: None)
+    exps = data.comparisons(runs, defaults_of=lambda w: None)
     assert len(exps) == 2 and sorted(e.machine for e in exps) == sorted(runs["machine"])
     assert all(len(e.runs) == 1 for e in exps)
     assert exps[0].title != exps[1].title
@@ -118,19 +119,19 @@ def test_different_limits_are_never_one_row(tmp_path):
     man["run_limits"] = {"memory_limit": 64 * 2**20, "cgroup": {"version": 1}}
     (b / "manifest.json").write_text(json.dumps(man))
     runs = build_tables([a, b])["runs"]
-    exps = data.experiments(runs, defaults_of=lambda w: None)
+    exps = data.comparisons(runs, defaults_of=lambda w: None)
     assert len(exps) == 2 and sorted(e.limits for e in exps) == ["memory 64 MiB, cgroup v1", "none"]
 
 
 def test_sysbench_steps_get_own_reads_and_device_use_per_step(tmp_path):
-    from engbench.process import process_run, step_device_use
+    from engbench.tables import run_tables, step_device_use
     from test_process import T0, make_sysbench_run
     d = make_sysbench_run(tmp_path)
     # own reads: 1000 in c1's window [T0, T0+4] (2000 updates), 3000 more in c2's [T0+4, T0+10] (6000)
     (d / "cgroup.csv").write_text(
         "t_unix_s,mem_bytes,mem_file_bytes,mem_anon_bytes,mem_limit_hits,read_ios,write_ios,read_bytes,write_bytes\n"
         f"{T0},0,0,0,0,0,0,0,0\n{T0 + 4},0,0,0,0,1000,0,4096000,0\n{T0 + 10},0,0,0,0,4000,0,16384000,0\n")
-    got = process_run(d)
+    got = run_tables(d)
     st = got["steps"].set_index("clients")
     assert st.loc[1, "cg_r_per_op"] == 0.5 and st.loc[2, "cg_r_per_op"] == 0.5
     assert st.loc[1, "cg_rkb_per_op"] == 4000 / 2000 and st.loc[2, "cg_rkb_per_op"] == 12000 / 6000

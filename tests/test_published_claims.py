@@ -13,12 +13,14 @@ from engbench.published import PublishedInputError, default_published_dir
 from engbench.published import claims as C
 
 PUBLISHED = default_published_dir()
-SEEDS = os.environ.get("ENGBENCH_SEEDS_DIR")  # the seed documents, when this machine has them
+SOURCES = os.environ.get("ENGBENCH_SOURCES_DIR") or os.environ.get("ENGBENCH_SEEDS_DIR")  # the source documents, when here
 
 
 @pytest.fixture(autouse=True)
-def _no_seeds_in_cli(monkeypatch):
-    """check-published reads $ENGBENCH_SEEDS_DIR; the hand-made directories here have no seeds."""
+def _no_sources_in_cli(monkeypatch):
+    """check-published reads $ENGBENCH_SOURCES_DIR (or $ENGBENCH_SEEDS_DIR); the hand-made directories
+    here have no source documents."""
+    monkeypatch.delenv("ENGBENCH_SOURCES_DIR", raising=False)
     monkeypatch.delenv("ENGBENCH_SEEDS_DIR", raising=False)
 
 
@@ -77,7 +79,7 @@ def test_similar_about_ratio_below_by_hand():
 
 
 def test_concordant_by_hand():
-    # io.kBr vs io.r of seed 003: ties on one side are allowed
+    # io.kBr vs io.r of source document 003: ties on one side are allowed
     kbr = [0.49, 179.0, 1889.0, 0.31, 65.0, 65.0, 3.17]
     r = [0.02, 17.66, 215.0, 0.02, 4.02, 4.11, 0.16]
     assert C.concordant(kbr, r)[0]
@@ -114,7 +116,7 @@ def test_parse_selector():
 def test_every_shipped_claim_is_checked_and_names_existing_columns():
     results = C.check_claims(PUBLISHED)
     assert len(results) >= 15
-    assert len({r.seed for r in results}) >= 4
+    assert len({r.source for r in results}) >= 4
     assert all(r.verdict in (C.HOLDS, C.CONTRADICTED, C.DIFFERS, C.NOT_CHECKABLE) for r in results)
     checked = [r for r in results if r.verdict != C.NOT_CHECKABLE]
     assert len(checked) >= 15
@@ -132,20 +134,20 @@ def test_check_all_is_a_dataframe_of_verdicts():
     assert (untested["detail"].str.len() > 0).all()            # each says why
 
 
-def test_quotes_are_verbatim_in_the_seed_documents():
-    """Needs the seed documents, which a clone does not hold: set ENGBENCH_SEEDS_DIR to run it."""
-    if not SEEDS or not Path(SEEDS).is_dir():
-        pytest.skip("ENGBENCH_SEEDS_DIR not set: the seed documents are not part of the repository")
-    results = C.check_claims(PUBLISHED, SEEDS)
+def test_quotes_are_verbatim_in_the_source_documents():
+    """Needs the source documents, which a clone does not hold: set ENGBENCH_SOURCES_DIR to run it."""
+    if not SOURCES or not Path(SOURCES).is_dir():
+        pytest.skip("ENGBENCH_SOURCES_DIR not set: the source documents are not part of the repository")
+    results = C.check_claims(PUBLISHED, SOURCES)
     assert [r.id for r in results if r.verdict == C.QUOTE_MISSING] == []
 
 
-def test_a_quote_missing_from_its_seed_is_reported(tmp_path):
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
+def test_a_quote_missing_from_its_source_document_is_reported(tmp_path):
+    sources = tmp_path / "sources"
+    sources.mkdir()
     for name in {c.seed_file for c in C.load_claims(PUBLISHED / C.CLAIMS_FILE)}:
-        (seeds / name).write_text("nothing quoted here\n")
-    results = C.check_claims(PUBLISHED, seeds)
+        (sources / name).write_text("nothing quoted here\n")
+    results = C.check_claims(PUBLISHED, sources)
     assert results and all(r.verdict == C.QUOTE_MISSING for r in results)
     assert C.exit_status(results) == 1
 
@@ -200,7 +202,7 @@ def test_check_published_flags_a_trend_contradicted_by_a_modified_table(tmp_path
 
 
 def test_a_contradicted_trend_holds_once_the_rows_show_it(tmp_path):
-    """Seed 003's 'the rate doesn't grow as the cache shrinks' (LSM KB written) is contradicted by
+    """Source document 003's 'the rate doesn't grow as the cache shrinks' (LSM KB written) is contradicted by
     294 -> 359; with 294 -> 300 -> 299 it holds: the verdict follows the rows."""
     d = _copy(tmp_path)
     by_id = {r.id: r for r in C.check_claims(d)}

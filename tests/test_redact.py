@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from engbench.servers.redact import MASK, redact, redact_uri, secrets_from_env
+from engbench.run.servers.redact import MASK, redact, redact_uri, secrets_from_env
 
 PW = "Sup3r-s3cret!"
 

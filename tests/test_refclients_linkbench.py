@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engbench import driver, params, runs
+from engbench.run import driver, params, runs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,8 +87,8 @@ def test_getlinklist_history_sql_is_linkbenchs_through_the_covering_index(scratc
     """On a private MariaDB the history statement is LinkBench's getLinkList with the time range's
     upper end and offset 1, through id1_type with no filesort, and its pages are older than the
     first page's last link."""
-    from engbench.servers import mariadb as mariadb_mod
-    from engbench.servers.mariadb import MariaDB
+    from engbench.run.servers import mariadb as mariadb_mod
+    from engbench.run.servers.mariadb import MariaDB
     if mariadb_mod.available() or "mariadb-innodb" not in {t["name"] for t in driver.describe().get("targets", [])}:
         pytest.skip("no MariaDB or driver without targets")
     monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", "Pw-hist-engbench")

@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from engbench import driver, params, runs
-from engbench.servers import mariadb as mariadb_mod
-from engbench.servers.mariadb import MariaDB
+from engbench.run import driver, params, runs
+from engbench.run.servers import mariadb as mariadb_mod
+from engbench.run.servers.mariadb import MariaDB
 
 PASSWORD = "Pw-r3fcl-engbench"
 MIX = ["addlink", "deletelink", "updatelink", "countlink", "getlink", "getlinklist", "getnode", "addnode",
@@ -179,7 +179,7 @@ def test_unknown_iibench_variant_is_refused_before_anything_is_written(server, s
 def test_variants_are_separate_experiments_titled_by_variant(scratch):
     """Two real sqlite runs, one per variant: two experiments (never one row), each title naming
     its variant, the default one too."""
-    from engbench import process
+    from engbench.tables import build_tables
     from engbench.report import data
     if "sqlite" not in {e["name"] for e in driver.describe().get("engines", [])}:
         pytest.skip("driver without sqlite")
@@ -190,8 +190,8 @@ def test_variants_are_separate_experiments_titled_by_variant(scratch):
                            out_dir=scratch / "raw", show_progress=False)
         assert res.status == "ok", res.error
         dirs.append(res.run_dir)
-    tables = process.build_tables(dirs)
-    exps = data.experiments(tables["runs"])
+    tables = build_tables(dirs)
+    exps = data.comparisons(tables["runs"])
     assert len(exps) == 2
     assert sorted("variant=mongodb" in e.name for e in exps) == [False, True]
     assert sorted("variant=iibench-py" in e.name for e in exps) == [False, True]

@@ -8,8 +8,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engbench import rundir
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.run import rundir
+from engbench.tables import build_tables, find_runs, write_tables
 from test_process import T0, make_run
 
 # engine → (items/s factor against make_run's, latency factor, allocated bytes)
@@ -102,7 +102,7 @@ def _exp(tmp_path):
     from engbench.report import data
     proc = data.load_processed(tmp_path / "processed")
     from engbench.report.paper import ENGINE_ORDER
-    return proc, data.experiments(proc["runs"], engine_order=ENGINE_ORDER)[0]
+    return proc, data.comparisons(proc["runs"], engine_order=ENGINE_ORDER)[0]
 
 
 def test_tables_equal_processed_values_rounded_as_published(processed):
@@ -283,7 +283,7 @@ def test_sysbench_tables_equal_processed_steps_rounded(tmp_path):
     from engbench.report.tables import fmt
     _mixed(tmp_path)
     proc = data.load_processed(tmp_path / "processed")
-    exp = next(e for e in data.experiments(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
+    exp = next(e for e in data.comparisons(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
     assert exp.title == "sysbench sweep"  # the params file's description
     tabs = {t.name.split(".", 1)[1]: t for t in workload_tables.sysbench_tables(exp, proc["steps"])}
     assert set(tabs) == {"tps", "iostat_r", "r_per_t", "steps"}
@@ -337,12 +337,12 @@ def test_titles_name_the_experiment_or_the_params_that_differ_from_the_defaults(
     proc, _ = _exp(processed)
     runs = proc["runs"].copy()
     defaults = {"max_rows": 100000000, "batch": 1000, "loader_threads": 1}
-    e = data.experiments(runs, defaults_of=lambda w: defaults)[0]
+    e = data.comparisons(runs, defaults_of=lambda w: defaults)[0]
     assert e.title == "iibench (batch=1024, max_rows=262144)"  # loader_threads=1 is the default
-    assert data.experiments(runs, defaults_of=lambda w: None)[0].title == \
+    assert data.comparisons(runs, defaults_of=lambda w: None)[0].title == \
         "iibench (batch=1024, loader_threads=1, max_rows=262144)"  # no driver: every param
     runs["experiment"] = "iibench, 3 secondary indexes, small caches"
-    assert data.experiments(runs, defaults_of=lambda w: defaults)[0].title == runs["experiment"].iloc[0]
+    assert data.comparisons(runs, defaults_of=lambda w: defaults)[0].title == runs["experiment"].iloc[0]
 
 
 def test_chart_subtitles_stay_short():
@@ -363,7 +363,7 @@ def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
     _patch_json(d / "driver" / "summary.json", lambda s: s.update(warnings=["load window not recorded"]))
     write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
     proc = data.load_processed(tmp_path / "processed")
-    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
     tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exp, proc["latency"])}
     assert tabs["per_insert"].caption.endswith(" Warnings — rocksdb: driver: load window not recorded.")
     assert "Warnings" not in tabs["p99"].caption  # said once per experiment's per-op tables, not on p99

@@ -4,8 +4,8 @@ rate chart where it binds. Run directories from the real burst captures (test_re
 
 import pytest
 
-from engbench import rundir
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.run import rundir
+from engbench.tables import build_tables, find_runs, write_tables
 from test_process import T0
 from test_report import MACHINE, _build, _patch_json, make_engine_run
 
@@ -56,7 +56,7 @@ def test_read_iops_limit_is_a_line_on_the_rate_chart(tmp_path):
     proc = build_tables(find_runs(raw))
     run = proc["runs"].iloc[0]
     assert run["limits"] == "read 100 IOPS, cgroup v1" and run["cg_r_per_op"] == pytest.approx(0.01)
-    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
     ceil = charts.read_ceilings(exp, top_rate=30000.0)
     assert list(ceil["ceiling"]) == [pytest.approx(100 / 0.01)] and list(ceil["source"]) == ["run.read_iops"]
     spec = charts.insert_rate(exp, proc["intervals"], "m").to_dict()
@@ -101,7 +101,7 @@ def test_sysbench_sweep_chart_shows_own_reads_and_the_read_bound_tps(tmp_path):
         "t_unix_s,mem_bytes,mem_file_bytes,mem_anon_bytes,mem_limit_hits,read_ios,write_ios,read_bytes,write_bytes\n"
         f"{T0},0,0,0,0,0,0,0,0\n{T0 + 4},0,0,0,0,1000,0,0,0\n{T0 + 10},0,0,0,0,4000,0,0,0\n")
     proc = build_tables([d])
-    exp = data.experiments(proc["runs"], defaults_of=lambda w: None)[0]
+    exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
     spec = workload_charts.steps(exp, proc["steps"], "m").to_dict()
     rows = next(iter(spec["datasets"].values()))
     ceil = [r for r in rows if r["kind"] == workload_charts.CEILING]

@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from engbench import params, reproduce
+from engbench import reproduce
+from engbench.run import params
 import workflow_run as wf
 
 

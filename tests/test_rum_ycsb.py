@@ -16,7 +16,7 @@ import pytest
 
 from engbench import workloads
 from engbench.normalize.rum import engine_reads, own_read_amplification
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 
 def _env(root):
@@ -196,9 +196,9 @@ CAPPED = ["workload=c", "recordcount=200000", "operationcount=0", "max_seconds=4
 
 
 def _own_reads_per_op(run_dir, r):
-    """The driver's own device reads (task I/O accounting, process.csv read_bytes in 4 KiB pages)
+    """The driver's own device reads (task I/O accounting, driver_process.csv read_bytes in 4 KiB pages)
     per operation over the run's measured window: iostat would add other users of the disk."""
-    frame = pd.read_csv(run_dir / "process.csv")
+    frame = pd.read_csv(run_dir / "driver_process.csv")
     at = np.interp([r["window_start_unix_s"], r["window_end_unix_s"]], frame["t_unix_s"], frame["read_bytes"])
     return (at[1] - at[0]) / 4096 / r["ops"]
 

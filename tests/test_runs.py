@@ -12,7 +12,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from engbench import rundir
+from engbench.run import rundir
 
 TINY = ["--set", "max_rows=5000", "--set", "batch=500", "--set", "length_char_fields=50"]
 
@@ -82,7 +82,7 @@ def test_run_is_complete_sealed_and_read_only(scratch):
     assert m["hardware"]["data_device"]["name"], "the data device is identified"
     assert m["software"]["engine_version"] and m["software"]["sysstat"]
     assert m["params"]["max_rows"] == 5000
-    for f in ("iostat.txt", "vmstat.txt", "process.csv", "driver/summary.json",
+    for f in ("iostat.txt", "vmstat.txt", "driver_process.csv", "driver/summary.json",
               "driver/intervals.csv", "driver/histograms.csv", "driver/engine_stats_after.json"):
         assert (run_dir / f).stat().st_size > 0, f
     assert "Device" in (run_dir / "iostat.txt").read_text()
@@ -217,7 +217,7 @@ def test_engines_lists_every_engine_with_versions():
 
 
 def test_repeated_runs_each_get_their_own_directory(scratch):
-    from engbench import experiments
+    from engbench.run import experiments
     table = experiments.run("iibench", ["null", "lmdb"], {"max_rows": 2000, "batch": 500}, {}, repeat=2,
                             show_progress=False)
     assert list(table["engine"]) == ["null", "lmdb", "null", "lmdb"]

@@ -14,12 +14,12 @@ import time
 import psutil
 import pytest
 
-from engbench.servers import ServerError, ports
-from engbench.servers import ferretdb as ferret_mod
-from engbench.servers import mariadb as mariadb_mod
-from engbench.servers.ferretdb import FerretDB
-from engbench.servers.mariadb import MariaDB, MariaDBExisting, parse_size, server_options
-from engbench.servers.mongodb import MongoTarget
+from engbench.run.servers import ServerError, ports
+from engbench.run.servers import ferretdb as ferret_mod
+from engbench.run.servers import mariadb as mariadb_mod
+from engbench.run.servers.ferretdb import FerretDB
+from engbench.run.servers.mariadb import MariaDB, MariaDBExisting, parse_size, server_options
+from engbench.run.servers.mongodb import MongoTarget
 
 no_mariadb = mariadb_mod.available()
 no_ferretdb = ferret_mod.available()

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from engbench import paths, rundir
+from engbench import paths
+from engbench.run import rundir
 
 SHIPPED_PATHS = ("data/raw", "data/processed", "paper/build")
 

@@ -13,7 +13,7 @@ import pytest
 
 import slurm_cluster
 import workflow_run as wf
-from engbench import rundir
+from engbench.run import rundir
 
 pytestmark = pytest.mark.skipif(not all(shutil.which(d) for d in ("slurmctld", "slurmd", "munged")),
                                 reason="Slurm/munge not installed (scripts/setup_workflow.sh)")

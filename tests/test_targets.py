@@ -14,10 +14,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from engbench import driver, params, runs
-from engbench.servers import ferretdb as ferret_mod
-from engbench.servers import mariadb as mariadb_mod
-from engbench.servers.mariadb import MariaDB
+from engbench.run import driver, params, runs
+from engbench.run.servers import ferretdb as ferret_mod
+from engbench.run.servers import mariadb as mariadb_mod
+from engbench.run.servers.mariadb import MariaDB
 
 PASSWORD = "Pw-9f3kQz-engbench-secret"
 
@@ -230,7 +230,7 @@ def ferret(tmp_path_factory):
     """FerretDB v1.24.2 over SQLite on loopback, started by the test (write commands <= 40 ops)."""
     if no_ferret:
         pytest.skip(str(no_ferret))
-    from engbench.servers.ferretdb import FerretDB
+    from engbench.run.servers.ferretdb import FerretDB
     with FerretDB(tmp_path_factory.mktemp("ferret")) as f:
         yield f
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 # about 2.5 s each, at a modest rate (two shared cores): long enough for whole 1-s intervals
 RUNS = {"sysbench-update": ["--engine", "null", "--set", "table_size=2000", "--set", "clients=1,2",
@@ -32,7 +32,7 @@ def reported(tmp_path_factory):
     from engbench.report import data, paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
     proc = data.load_processed(root / "processed")
-    exps = {e.workload: e for e in data.experiments(proc["runs"], defaults_of=lambda w: None)}
+    exps = {e.workload: e for e in data.comparisons(proc["runs"], defaults_of=lambda w: None)}
     summaries = {w: json.loads(next((root / "raw").glob(f"*_{w}_*/driver/summary.json")).read_text())
                  for w in RUNS}
     yield root, proc, exps, summaries

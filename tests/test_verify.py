@@ -9,7 +9,7 @@ import stat
 import pytest
 
 from engbench.cli import main
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 from test_report import make_runs
 
 
@@ -111,7 +111,7 @@ def test_changed_number_in_a_workload_table_is_caught(tmp_path, capsys):
     """The sysbench-update tables (processed `steps`) are rebuilt and compared cell by cell."""
     from test_report import MACHINE, _patch_json
     from test_process import make_sysbench_run
-    from engbench import rundir
+    from engbench.run import rundir
     d = make_sysbench_run(tmp_path / "raw")
     _patch_json(d / "manifest.json", lambda m: m.update(hardware=MACHINE))
     rundir.seal(d)

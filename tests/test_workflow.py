@@ -16,7 +16,8 @@ import time
 import pytest
 
 import workflow_run as wf
-from engbench import matrix, params, rundir
+from engbench import matrix
+from engbench.run import params, rundir
 
 ORDER = ["tiny.sqlite.r1", "tiny.lmdb.r1", "tiny.sqlite.r2", "tiny.lmdb.r2"]
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from engbench import workloads
-from engbench.process import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, find_runs, write_tables
 
 LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
               "e": {"scan", "insert"}, "f": {"read", "read_modify_write"}}
@@ -98,14 +98,14 @@ def test_processed_per_request(processed):
 def _server_sets(target, tmp_path):
     """--set options that reach `target`, or a skip: MariaDB is started by engbench for the run,
     FerretDB (over SQLite; the only MongoDB-wire server here) by this test."""
-    from engbench.servers import ferretdb as ferret_mod
-    from engbench.servers import mariadb as mariadb_mod
+    from engbench.run.servers import ferretdb as ferret_mod
+    from engbench.run.servers import mariadb as mariadb_mod
     why = (mariadb_mod if target.startswith("mariadb") else ferret_mod).available()
     if why:
         pytest.skip(str(why))
     if target.startswith("mariadb"):
         return contextlib.nullcontext([])
-    from engbench.servers.ferretdb import FerretDB
+    from engbench.run.servers.ferretdb import FerretDB
 
     @contextlib.contextmanager
     def ferret():

@@ -22,7 +22,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import rundir
+from .run import rundir
 
 
 class SourceError(ValueError):

@@ -32,7 +32,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import params, paths, rundir
+from . import paths
+from .run import params, rundir
 
 RECORD = "workflow.json"  # inside a run directory made by the workflow, sealed with it
 # One benchmark run per machine, across workflows and checkouts: a run target holds this lock
@@ -102,7 +103,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
                                     "experiment files need distinct names")
         seen[t.key] = t.params_file
     if validate:  # the driver's checks, then the run limits' (an engine cache the limit cannot hold)
-        from . import driver, limits
+        from .run import driver, limits
         for t in out:
             try:
                 resolved = driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
@@ -115,7 +116,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
 def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
     """key → (run directory, fingerprint) of every workflow run under `raw` that is `ok`, sealed and
     intact; the newest when a key was run more than once."""
-    from .process import find_runs
+    from .tables import find_runs
 
     out = {}
     for d in find_runs(raw):
@@ -181,7 +182,7 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
     """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
     directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
     Returns the run directory."""
-    from . import runs
+    from .run import runs
 
     record = {"key": target.key, "experiment": target.experiment, "experiment_file": str(target.params_file),
               "engine": target.engine, "repetition": target.repetition, "fingerprint": target.fingerprint}
@@ -227,7 +228,7 @@ def main(argv=None) -> int:
     p.add_argument("marker", type=Path)
     p.add_argument("--raw", type=Path, default=None, help="default data/raw or ENGBENCH_RAW_DIR")
     args = ap.parse_args(argv)
-    from . import driver
+    from .run import driver
 
     try:
         if args.cmd == "targets":

@@ -20,7 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import matrix, params, paths, rundir
+from . import matrix, paths
+from .run import params, rundir
 
 PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix.

@@ -1,9 +1,9 @@
 """The reviewer's way back from the paper to the raw captures.
 
 verify(raw_dir, paper_dir):
-  1. every run directory under raw_dir: its SHA256SUMS (engbench.rundir.check) — each changed,
+  1. every run directory under raw_dir: its SHA256SUMS (engbench.run.rundir.check) — each changed,
      missing or extra file is named;
-  2. the raw captures are processed again (engbench.process.build_tables, into a temporary
+  2. the raw captures are processed again (engbench.tables.build_tables, into a temporary
      directory — the committed data/processed is not used) and the paper is built again from
      them (engbench.report.paper.build, same template and settings as the committed build.json);
   3. the rebuilt paper/build/ is compared with the committed one: each file missing or extra,
@@ -27,8 +27,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import paths, rundir
-from .process import build_tables, find_runs, write_tables
+from . import paths
+from .run import rundir
+from .tables import build_tables, find_runs, write_tables
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """What each workload is, stated once: its operation unit, the op whose requests or items are
 its operations, the per-operation bases it reports, its table shapes, chart titles, section
-introduction and notebook. Read by engbench.process (op_unit, ops, bases), engbench.normalize.views,
+introduction and notebook. Read by engbench.tables (op_unit, ops, bases), engbench.normalize.views,
 the report (tables, charts, paper, prose) and the notebook generators (scripts/make_*notebooks.py).
 
 An *operation* is what q (ops/s) counts and what every "per op" figure divides by:

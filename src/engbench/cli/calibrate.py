@@ -17,7 +17,7 @@ def register(sub):
 
 
 def run(args) -> int:
-    from engbench import calibrate, limits
+    from engbench.run import calibrate, limits
 
     try:
         result = calibrate.calibrate(args.sets, out_dir=args.out, argv=sys.argv)

@@ -31,10 +31,12 @@ def register(subparsers) -> None:
     p.add_argument("--dir", dest="published_dir", default=None,
                    help="published directory: default tables, and sources.csv / numbers_in_text.csv "
                         f"as context (default: $ENGBENCH_PUBLISHED_DIR or {default_published_dir()})")
-    p.add_argument("--seeds", dest="seeds_dir", default=os.environ.get("ENGBENCH_SEEDS_DIR"),
-                   help="directory of the source documents (seed .txt files): also check that every "
-                        "claim's quote is verbatim in its document (default: $ENGBENCH_SEEDS_DIR; "
-                        "a clone has no seeds, so by default quotes are not looked up)")
+    p.add_argument("--sources", "--seeds", dest="sources_dir",
+                   default=os.environ.get("ENGBENCH_SOURCES_DIR") or os.environ.get("ENGBENCH_SEEDS_DIR"),
+                   help="directory of the source documents (their .txt files): also check that every "
+                        "claim's quote is verbatim in its document (default: $ENGBENCH_SOURCES_DIR, "
+                        "or $ENGBENCH_SEEDS_DIR as before; a clone has no source documents, so by "
+                        "default quotes are not looked up; --seeds is the older spelling)")
     p.add_argument("--no-claims", dest="claims", action="store_false",
                    help="only the arithmetic, not the claims in the documents' prose")
     p.add_argument("--csv", dest="as_csv", action="store_true",
@@ -46,7 +48,7 @@ def run(args) -> int:
     try:
         findings = check_paths(args.csv or None, args.published_dir)
         # claims are about the whole directory: checked when no single tables were asked for
-        claims = (claims_mod.check_claims(args.published_dir, args.seeds_dir)
+        claims = (claims_mod.check_claims(args.published_dir, args.sources_dir)
                   if args.claims and not args.csv else [])
     except PublishedInputError as exc:
         print(f"engbench check-published: error: {exc}", file=sys.stderr)
@@ -72,10 +74,10 @@ def run(args) -> int:
           file=out)
     if claims:
         verdicts = [c.verdict for c in claims]
-        seeds = len({c.seed for c in claims})
-        print(f"{len(claims)} claims in the prose of {seeds} documents checked: "
+        documents = len({c.source for c in claims})
+        print(f"{len(claims)} claims in the prose of {documents} documents checked: "
               + ", ".join(f"{verdicts.count(v)} {v}" for v in
                           (claims_mod.HOLDS, claims_mod.CONTRADICTED, claims_mod.DIFFERS,
                            claims_mod.NOT_CHECKABLE, claims_mod.QUOTE_MISSING) if verdicts.count(v) or v == claims_mod.HOLDS)
-              + ("" if args.seeds_dir else "; quotes not looked up (no --seeds)"), file=out)
+              + ("" if args.sources_dir else "; quotes not looked up (no --sources)"), file=out)
     return max(exit_status(findings), claims_mod.exit_status(claims))

@@ -2,7 +2,7 @@
 
 import json
 
-from .. import driver
+from ..run import driver
 
 
 def register(sub):

@@ -8,7 +8,8 @@ import sys
 import warnings
 from pathlib import Path
 
-from .. import paths, rundir
+from .. import paths
+from ..run import rundir
 
 DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / "iibench_main.yaml"
 
@@ -22,7 +23,8 @@ def register(sub):
 
 
 def run(args) -> int:
-    from .. import experiments, notebooks
+    from .. import notebooks
+    from ..run import experiments
 
     engines = args.engines.split(",") if args.engines else experiments.available_engines()
     print(f"engbench main: iibench on {', '.join(engines)} ({args.params})", file=sys.stderr)
@@ -72,7 +74,7 @@ def _num(value, decimals: int) -> str:
 
 def _process_and_report(run_dirs) -> int:
     """data/raw (with the new runs) → data/processed → paper/build/; prints paper.html's path."""
-    from ..process import build_tables, find_runs, write_tables
+    from ..tables import build_tables, find_runs, write_tables
     from ..report import paper
 
     raw, processed = paths.raw_dir(), paths.processed_dir()

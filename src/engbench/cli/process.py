@@ -26,7 +26,7 @@ def register(sub):
 def run(args) -> int:
     from engbench.normalize.views import format_view, source_views
     from engbench.parsers import ParseError
-    from engbench.process import RunError, build_tables, find_runs, write_tables
+    from engbench.tables import RunError, build_tables, find_runs, write_tables
 
     args.raw = args.raw or paths.raw_dir()
     args.out = args.out or paths.processed_dir()

@@ -25,7 +25,8 @@ def register(sub):
 def run(args) -> int:
     import os
 
-    from engbench import params, paths, reproduce
+    from engbench import paths, reproduce
+    from engbench.run import params
 
     if args.into:  # the environment the workflow's steps inherit (engbench.paths reads it)
         into = args.into.resolve()

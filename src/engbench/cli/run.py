@@ -6,7 +6,7 @@ Prints the run directory as its last line. Exit status: 0 ok, 1 failed, 2 refuse
 import sys
 from pathlib import Path
 
-from .. import driver, params, runs
+from ..run import driver, params, runs
 
 
 def register(sub):

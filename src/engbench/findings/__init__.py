@@ -8,7 +8,7 @@ claims.py holds the claims (the document's words, the metric, what is compared, 
 words), measure.py picks each configuration's values out of the processed tables, rules.py turns
 them into a verdict. The columns:
 
-    id, source, document, words        the claim and where it comes from (seeds, data/published)
+    id, source, document, words        the claim and where it comes from (source documents, data/published)
     metric, subject                    what is measured here, on what
     published                          the document's own values for it (data/published), as printed
     measured                           per configuration: mean (min–max, n=repetitions)
@@ -57,7 +57,7 @@ def table(tables: dict, published_dir=None) -> pd.DataFrame:
     pub = Path(published_dir) if published_dir else paths.REPO / "data" / "published"
     rows = []
     for f in claims.FINDINGS:
-        rows.append({"id": f.id, "source": claims.SEED[f.seed], "document": claims.SOURCE[f.seed],
+        rows.append({"id": f.id, "source": claims.SOURCE_FILE[f.source], "document": claims.SOURCE_TITLE[f.source],
                      "words": f.words, "metric": f.metric, "subject": f.subject,
                      "published": published_text(pub, f.published), **evaluate(tables, f), "rule": f.rule_text})
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -82,7 +82,7 @@ def load(processed_dir=None) -> dict:
 
 
 def add_tables(tables: dict, published_dir=None) -> dict:
-    """`tables` (engbench.process.build_tables) with "findings" and "findings_values" added: what
+    """`tables` (engbench.tables.build_tables) with "findings" and "findings_values" added: what
     `engbench process` and the main job write to data/processed."""
     return {**tables, "findings": table(tables, published_dir), "findings_values": values(tables)}
 

@@ -1,4 +1,4 @@
-"""The findings: each claim of the source documents (the seed texts, as data/published records
+"""The findings: each claim of the source documents (their texts, as data/published records
 them) that an experiment of notebooks/params/repro_*.yaml re-measures here, with the rule that
 turns the measured samples into a verdict (rules.py). The words are quoted from the documents;
 what is compared, and how, is stated beside them; nothing here is a measured value or a verdict.
@@ -19,19 +19,19 @@ from typing import Callable
 from . import rules
 from .measure import Pick
 
-SEED = {"000": "000_a3a626a83483af6f.txt", "001": "001_ffa936ca1d40f895.txt", "002": "002_92cf65a0046cd51e.txt",
-        "003": "003_53b7f683035550ff.txt", "004": "004_cd5e51f7aa5a3e49.txt"}
-SOURCE = {"000": "MongoRocks and WiredTiger versus linkbench on a small server (2016)",
-          "001": "sysbench update_non_index: MongoDB, InnoDB and TokuMX (2014)",
-          "002": "1.2M inserts/sec with MongoDB WiredTiger on AWS, part I (2015)",
-          "003": "Read-modify-write optimized: iibench with B-tree and LSM (2014)",
-          "004": "SERVER-37590: WiredTiger read-once cursors (2018)"}
+SOURCE_FILE = {"000": "000_a3a626a83483af6f.txt", "001": "001_ffa936ca1d40f895.txt", "002": "002_92cf65a0046cd51e.txt",
+               "003": "003_53b7f683035550ff.txt", "004": "004_cd5e51f7aa5a3e49.txt"}
+SOURCE_TITLE = {"000": "MongoRocks and WiredTiger versus linkbench on a small server (2016)",
+                "001": "sysbench update_non_index: MongoDB, InnoDB and TokuMX (2014)",
+                "002": "1.2M inserts/sec with MongoDB WiredTiger on AWS, part I (2015)",
+                "003": "Read-modify-write optimized: iibench with B-tree and LSM (2014)",
+                "004": "SERVER-37590: WiredTiger read-once cursors (2018)"}
 
 
 @dataclass(frozen=True)
 class Finding:
     id: str
-    seed: str                 # "003": the source document (SEED, SOURCE)
+    source: str               # "003": the source document (SOURCE_FILE, SOURCE_TITLE)
     words: str                # quoted from the source document
     metric: str               # what is measured here, with its unit
     subject: str              # what it is measured on here
@@ -42,7 +42,7 @@ class Finding:
     chart_unit: str = ""
 
 
-# --- seed 003: iibench, cache-size sweep (repro_iibench_cache_{large,medium,small}) ----------------
+# --- source document 003: iibench, cache-size sweep (repro_iibench_cache_{large,medium,small}) -----
 CACHE = (("repro_iibench_cache_large", "1 GB cache"), ("repro_iibench_cache_medium", "320 MiB limit"),
          ("repro_iibench_cache_small", "160 MiB limit"))
 
@@ -113,7 +113,7 @@ FINDINGS = [
             "flat: the two means within 1.25× of each other", "KB / 200k inserts"),
 ]
 
-# --- seed 000: linkbench, cached and IO-bound, zlib and snappy (repro_linkbench_*) ---------------------
+# --- source document 000: linkbench, cached and IO-bound, zlib and snappy (repro_linkbench_*) ----------
 LB = {(db, c): f"repro_linkbench_{db}_{c}" for db in ("cached", "iobound") for c in ("zlib", "snappy")}
 
 
@@ -176,7 +176,7 @@ FINDINGS += [
             "RocksDB's p99 below WiredTiger's for each of the four operations, repetitions apart", "µs"),
 ]
 
-# --- seed 001: sysbench update_non_index, 1..32 clients, IO-bound (repro_sysbench_update_clients) ----
+# --- source document 001: sysbench update_non_index, 1..32 clients, IO-bound (repro_sysbench_update_clients) ----
 SB = "repro_sysbench_update_clients"  # LMDB and SQLite, 64 MiB; RocksDB from SB + "_rocksdb", 128 MiB
 
 
@@ -218,7 +218,7 @@ FINDINGS += [
             "—"),
 ]
 
-# --- seed 002: bulk insert of {_id} documents (repro_bulk_insert_journal_{on,off}_{zlib,none}) ----------
+# --- source document 002: bulk insert of {_id} documents (repro_bulk_insert_journal_{on,off}_{zlib,none}) ----
 def _bk(journal, comp, value, tag=""):
     return Pick(f"journal {journal}, {comp}{tag}", f"repro_bulk_insert_journal_{journal}_{comp}", "wiredtiger", value)
 
@@ -260,7 +260,7 @@ FINDINGS += [
             "journal off >= 1.1× journal on, repetitions apart", "documents/s"),
 ]
 
-# --- seed 004: cache pollution with read_once (repro_cache_pollution_read_once_{true,false}) -----------
+# --- source document 004: cache pollution with read_once (repro_cache_pollution_read_once_{true,false}) ----
 def _cp(ro, value, where=None, tag=""):
     return Pick(f"read_once {ro}{tag}", f"repro_cache_pollution_read_once_{ro}", "wiredtiger", value,
                 dict(where or {}))

@@ -173,7 +173,7 @@ def check_tables(checked: list[Table], context: list[Table] = (),
 def load(paths=None, published_dir=None) -> tuple[list[Table], list[Table]]:
     """(tables to check, context tables). Without paths: every table CSV in the published dir.
 
-    Context = sources.csv facts (seed file, machine) and numbers_in_text.csv of the published dir.
+    Context = sources.csv facts (source document file, machine) and numbers_in_text.csv of the published dir.
     """
     pdir = Path(published_dir) if published_dir else default_published_dir()
     if paths:

@@ -1,7 +1,7 @@
 """Check the sentences of the source documents against their own tables.
 
 `data/published/claims_in_text.csv` holds, one row per claim, a sentence quoted verbatim from a
-seed document, the published table and column(s) it summarizes, and a rule from the small
+source document, the published table and column(s) it summarizes, and a rule from the small
 vocabulary below that turns the sentence into a test on the table's rows. The verdict is computed
 from the rows, never typed: `holds`, `CONTRADICTED`, or for label rules `differs`. A claim whose
 numbers the document does not print (a graph it does not reproduce) has rule `not_checkable` and is
@@ -48,7 +48,7 @@ FAILING = (CONTRADICTED, DIFFERS, QUOTE_MISSING)
 CLAIM_COLUMNS = ("id", "seed_file", "section", "quote", "table", "column", "rule", "rows",
                  "versus_table", "versus", "by", "along", "each", "agg", "factor", "tolerance",
                  "listed", "reading")
-FRAME_COLUMNS = ("id", "seed", "quote", "rule", "verdict", "detail", "table", "column", "reading")
+FRAME_COLUMNS = ("id", "source", "quote", "rule", "verdict", "detail", "table", "column", "reading")
 
 
 from .claim_rules import (about, concordant, extreme, flat, greater, increases, labels_in_table,  # noqa: F401
@@ -70,7 +70,7 @@ class Claim:
 @dataclass(frozen=True)
 class ClaimResult:
     id: str
-    seed: str
+    source: str               # the source document's file (claims_in_text.csv seed_file)
     quote: str
     rule: str
     verdict: str
@@ -87,11 +87,11 @@ class ClaimResult:
         """The claim in the arithmetic findings' CSV columns (check.FIELDS)."""
         return {"table": self.table, "row": f"claim {self.id}", "column": self.column,
                 "stated": self.quote, "recomputed": self.detail, "verdict": self.verdict,
-                "relation": f"claim:{self.rule}", "why": f"{self.seed}: {self.reading}"}
+                "relation": f"claim:{self.rule}", "why": f"{self.source}: {self.reading}"}
 
     def __str__(self) -> str:
         where = f"{self.table}: {self.column}" if self.column else (self.table or "no table")
-        return (f"claim {self.id} | {self.seed} | “{self.quote}” | {where} | "
+        return (f"claim {self.id} | {self.source} | “{self.quote}” | {where} | "
                 f"{self.rule} | {self.verdict} | {self.detail}")
 
 
@@ -338,10 +338,11 @@ def _rule_text(c: Claim) -> str:
     return f"{c.rule}({'; '.join(bits)})"
 
 
-def check_claims(published_dir=None, seeds_dir=None) -> list[ClaimResult]:
+def check_claims(published_dir=None, sources_dir=None) -> list[ClaimResult]:
     """Every claim of <published_dir>/claims_in_text.csv checked against its tables ([] when the
-    directory has no claims file). With `seeds_dir`, a claim whose quote is not in its seed
-    document is reported as QUOTE NOT IN SEED instead of being checked."""
+    directory has no claims file). With `sources_dir` (the source documents'
+    .txt files), a claim whose quote is not in its source document is reported as QUOTE_MISSING
+    (its printed verdict keeps the README's words) instead of being checked."""
     from .check import default_published_dir
     pdir = Path(published_dir) if published_dir else default_published_dir()
     path = pdir / CLAIMS_FILE
@@ -350,23 +351,23 @@ def check_claims(published_dir=None, seeds_dir=None) -> list[ClaimResult]:
     cache: dict = {}
     out = []
     for claim in load_claims(path):
-        if seeds_dir is not None:
-            seed = Path(seeds_dir) / claim.seed_file
+        if sources_dir is not None:
+            source = Path(sources_dir) / claim.seed_file
             try:
-                text = seed.read_text(encoding="utf-8")
+                text = source.read_text(encoding="utf-8")
             except OSError as exc:
-                raise PublishedInputError(f"{seed}: cannot read the seed document ({exc})") from None
+                raise PublishedInputError(f"{source}: cannot read the source document ({exc})") from None
             if not quote_occurs(claim.quote, text):
-                out.append(_result(claim, QUOTE_MISSING, f"the quote is not in {seed}"))
+                out.append(_result(claim, QUOTE_MISSING, f"the quote is not in {source}"))
                 continue
         out.append(evaluate(claim, pdir, cache))
     return out
 
 
-def check_all(published_dir=None, seeds_dir=None):
+def check_all(published_dir=None, sources_dir=None):
     """The claims and their verdicts as a DataFrame (columns FRAME_COLUMNS)."""
     import pandas as pd
-    return pd.DataFrame([r.as_dict() for r in check_claims(published_dir, seeds_dir)],
+    return pd.DataFrame([r.as_dict() for r in check_claims(published_dir, sources_dir)],
                         columns=list(FRAME_COLUMNS))
 
 

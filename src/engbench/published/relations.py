@@ -3,7 +3,7 @@
 A relation recomputes the interval a stated value must lie in from other stated values. It names
 its output column and its input columns; an input is a column of the same record, or of another
 record picked by `Ref.select` (e.g. the FALSE row for a percent change) and matched on the
-identifying columns both records share (configuration, clients, engine, seed file, ...). Inputs may
+identifying columns both records share (configuration, clients, engine, source document, ...). Inputs may
 come from another loaded table: iostat r/s and TPS live in tables of their own.
 
 `formula(*inputs)` returns an Interval (or {convention: Interval} when a unit convention is in

@@ -218,7 +218,7 @@ def load_sources(path: str | Path) -> dict[str, dict[str, str]]:
 
 
 def add_context(table: Table, sources: dict[str, dict[str, str]]) -> None:
-    """Give each record the seed file and machine facts of its table, unless it has its own."""
+    """Give each record the source document file (seed_file) and machine facts of its table, unless it has its own."""
     ctx = sources.get(table.name, {})
     for r in table.records:
         for k, v in ctx.items():

@@ -1,7 +1,7 @@
 """The paper's figures as altair charts (theme: engbench.report.theme). Every chart's title names
 what it shows and the workload; its subtitle the machine (cpu model, ncpu) and the number of runs.
 
-Each function takes an Experiment (engbench.report.data) and returns a chart, or None when the
+Each function takes a Comparison (engbench.report.data) and returns a chart, or None when the
 data has nothing to show. `save(chart, stem)` writes <stem>.svg and <stem>.png via vl-convert."""
 
 from __future__ import annotations

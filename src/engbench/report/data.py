@@ -1,13 +1,13 @@
 """What a report is made from: the processed tables (data/processed) and the run manifests
-(data/raw/<run_id>/manifest.json), grouped into experiments.
+(data/raw/<run_id>/manifest.json), grouped into comparisons (Comparison).
 
-An experiment is one workload with one parameter set (every ``param.*`` column of the runs table
+A comparison is one workload with one parameter set (every ``param.*`` column of the runs table
 equal), on one machine (runs.machine, engbench.importer.machine_key: runs on different hardware are
 never averaged) under one set of run limits (runs.limits: a memory-capped or throttled run is never
 merged with an unlimited one); its rows are the engines. When the runs come from several machines,
 or some have limits, the title says which (" — limits: …", " — machine …"). Its title is the ``experiment`` of its runs (the params file's
 description) when they share one, else the workload and the params whose values differ from the
-driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one experiment is a
+driver's defaults (all params when the driver is not there to say). An engine run with different knobs inside one comparison is a
 separate configuration, labelled ``engine (knob=value …)``. Several runs of one configuration are
 repeats: the tables show their mean and spread."""
 
@@ -79,14 +79,18 @@ def load_manifests(raw_dir, run_ids) -> dict:
 
 
 @dataclass
-class Experiment:
+class Comparison:
+    """Runs the report compares with each other: one workload with one parameter set, on one
+    machine under one set of run limits, its rows labelled by configuration (engine and knobs).
+    What the paper counts as an experiment; not a workflow experiment file (engbench.matrix) nor
+    engbench.run.experiments.run, which records the runs it groups."""
     key: str                    # stable slug: workload + hash of the params
     workload: str
     params: dict                # param name → value
     runs: pd.DataFrame          # its rows of the runs table, with a "config" column
     op_unit: str
     configs: list = field(default_factory=list)   # row labels, in table order
-    name: str | None = None     # the short title (experiments() sets it)
+    name: str | None = None     # the short title (comparisons() sets it)
     machine: str = "unknown"    # runs.machine of every run
     limits: str = "none"        # runs.limits of every run
 
@@ -136,7 +140,7 @@ def param_defaults(workload: str) -> dict | None:
     """param → default value of ``workload`` from `engbench-driver describe`; None when the
     driver (or the workload) is not there."""
     try:
-        from .. import driver
+        from ..run import driver
         desc = driver.describe()
     except Exception:  # DriverMissing, a failed describe: titles then list every param
         return None
@@ -200,8 +204,8 @@ def _titles(exps, defaults_of):
             e.name += " [" + _fmt_params({k: e.params.get(k) for k in differ}) + "]"
 
 
-def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_defaults) -> list[Experiment]:
-    """The experiments of a runs table, ordered by workload then key."""
+def comparisons(runs: pd.DataFrame, engine_order=None, defaults_of=param_defaults) -> list[Comparison]:
+    """The comparisons of a runs table, ordered by workload then key."""
     if runs.empty:
         return []
     pcols = _param_cols(runs)
@@ -222,7 +226,7 @@ def experiments(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
         sub["config"] = config_labels(sub)
         key = f"{workload}-{hashlib.sha1(canon.encode()).hexdigest()[:6]}"
         order = _order(sub, engine_order)
-        out.append(Experiment(key, workload, params, sub.reset_index(drop=True),
+        out.append(Comparison(key, workload, params, sub.reset_index(drop=True),
                               str(sub["op_unit"].iloc[0]), order, machine=where["machine"],
                               limits=where["limits"]))
     out = sorted(out, key=lambda e: (e.workload, e.key))

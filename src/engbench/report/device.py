@@ -2,7 +2,7 @@
 table, one row per `engbench calibrate` run), and per experiment its runs' own device I/O (from
 their cgroup, beside iostat's) and how close they drove the device to the calibrated limits of
 the same machine, device and run limits (runs.cal_read_iops, read_iops_use, read_mb_use,
-write_mb_use: engbench.process.device_use)."""
+write_mb_use: engbench.tables.device_use)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ import inspect
 import json
 
 from .. import normalize as nz
-from .. import process
+from .. import tables
 from ..normalize import device as dev
 from ..normalize import workloads as wl
 
@@ -41,8 +41,8 @@ FORMULAS = [
     ("use of a calibrated limit", dev.use),
     ("MB/s from iostat's kB/s", dev.mb_per_s),
     ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
-    ("the calibration a run is compared with", process.device_use),
-    ("device use per sysbench step", process.step_device_use),
+    ("the calibration a run is compared with", tables.device_use),
+    ("device use per sysbench step", tables.step_device_use),
 ]
 
 
@@ -139,7 +139,7 @@ def formulas() -> list[tuple[str, str]]:
 
 
 def processing_notes() -> str:
-    return inspect.getdoc(process)
+    return inspect.getdoc(tables)
 
 
 def _show(v) -> str:

@@ -24,7 +24,7 @@ def rum_summary(processed_dir=None) -> pd.DataFrame | None:
     if proc["runs"].empty:
         return None
     rows = []
-    for e in data.experiments(proc["runs"], engine_order=ENGINE_ORDER):
+    for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER):
         for cfg in e.configs:
             g = e.runs[e.runs["config"] == cfg]
             rows.append({"experiment": e.title, "engine": cfg,
@@ -43,7 +43,7 @@ def rum_charts(processed_dir=None, raw_dir=None) -> list:
         return []
     manifests = data.load_manifests(raw_dir or paths.raw_dir(), proc["runs"]["run_id"])
     out = []
-    for e in data.experiments(proc["runs"], engine_order=ENGINE_ORDER):
+    for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER):
         chart = charts.rum(e, data.where_label(manifests, e.runs))
         if chart is not None:
             out.append(chart)

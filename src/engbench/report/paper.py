@@ -220,7 +220,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     runs = proc["runs"]
     manifests = data.load_manifests(raw_dir, runs["run_id"])
     order = ([baseline] if baseline else []) + ENGINE_ORDER
-    exps = data.experiments(runs, engine_order=order)
+    exps = data.comparisons(runs, engine_order=order)
     machine_of = lambda r: data.where_label(manifests, r)  # noqa: E731
     machine = data.machine_label(manifests, runs)
 

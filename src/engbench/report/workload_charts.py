@@ -133,17 +133,17 @@ def ycsb_rum(frame, machine: str, n_runs: int | None = None):
 def ycsb_rum_of_runs(run_dirs):
     """The RUM table (workload_tables.ycsb_rum_table) and chart (ycsb_rum) of the YCSB runs in
     ``run_dirs`` (what notebooks/ycsb.ipynb shows of the runs it made): the runs are processed
-    by engbench.process into a temporary directory (data/processed is left alone) and read back
+    by engbench.tables into a temporary directory (data/processed is left alone) and read back
     as the paper reads data/processed. (None, None) when none of them is a complete YCSB run."""
     import tempfile
     from pathlib import Path
 
-    from .. import process
+    from .. import tables
     from . import data
     from .workload_tables import ycsb_rum_frame, ycsb_rum_table
     dirs = [Path(d) for d in run_dirs]
     with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
-        process.write_tables(process.build_tables(dirs), tmp)
+        tables.write_tables(tables.build_tables(dirs), tmp)
         proc = data.load_processed(tmp)
     runs = proc["runs"][proc["runs"]["workload"] == "ycsb"]
     if runs.empty:

@@ -17,7 +17,8 @@ import sys
 import threading
 from pathlib import Path
 
-from . import capture, children, limits, machine, paths, rundir, runs
+from .. import paths
+from . import capture, children, limits, machine, rundir, runs
 from .params import RunRequest
 
 FILE_SIZE = "128M"

@@ -1,5 +1,5 @@
 """The devices table and how close each run drove its device (issue 10): `engbench calibrate` runs
-become one row each (process_calibration), and every run or sysbench step is matched with the
+become one row each (calibration_row), and every run or sysbench step is matched with the
 calibration of its machine, device and limits (device_use: cal_run_id, cal_read_iops,
 read_iops_use, read_mb_use, write_mb_use; NaN without one; step_device_use). The formulas are in
 engbench.normalize.device.
@@ -12,31 +12,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .importer import machine_key
-from .normalize import device as dev
+from ..importer import machine_key
+from ..normalize import device as dev
 
 DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
                "limit.cgroup_version", "randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops",
                "seqread_mb_per_s", "seqwrite_mb_per_s", "fsync_p50_us", "fsync_p99_us"]
 
-def process_calibration(run_dir) -> dict:
-    """One `engbench calibrate` run directory → its devices row: the figures recomputed from the
-    raw fio/<job>.json by engbench.calibrate.figures (the same function that wrote summary.json),
-    its machine, data device and run limits. A job whose JSON is missing (an interrupted
-    calibration) gives NaN for its figures."""
-    from .calibrate import figures
-    from .process import _json  # its RunError for a missing or garbled file
 
-    d = Path(run_dir)
-    man = _json(d / "manifest.json")
+def calibration_row(run_dir, man: dict, results: dict) -> dict:
+    """One `engbench calibrate` run (its manifest and fio results, tables.read.read_calibration) →
+    its devices row: the figures recomputed from the raw fio/<job>.json by
+    engbench.run.calibrate.figures (the same function that wrote summary.json), its machine, data
+    device and run limits. A job whose JSON is missing (an interrupted calibration) gives NaN for
+    its figures."""
+    from ..run.calibrate import figures
+
     hw = man.get("hardware") or {}
-    results = {}
-    for f in sorted((d / "fio").glob("*.json")):
-        jobs = _json(f).get("jobs") or []
-        if jobs:
-            results[f.stem] = jobs[0]
     fig = figures(results)
-    row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "machine": machine_key(hw),
+    row = {"run_id": man.get("run_id") or Path(run_dir).name, "status": man.get("status"), "machine": machine_key(hw),
            "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits"))}
     row.update({c: np.nan if fig.get(c) is None else float(fig[c]) for c in DEVICE_COLS if c not in row})
     return row

@@ -12,7 +12,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from . import paths
+from .. import paths
 from .children import die_with_parent
 
 

@@ -20,7 +20,8 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import capture, cgroups, children, driver, limits, machine, paths, rundir, targets
+from .. import paths
+from . import capture, cgroups, children, driver, limits, machine, rundir, targets
 from .params import RunRequest
 from .progress import Progress
 
@@ -157,7 +158,7 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 with children.joining(group.procs_files() if group else []):
                     proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
                 stopper.attach(proc)
-                sampler = capture.ProcessSampler(proc.pid, run_dir / "process.csv")
+                sampler = capture.ProcessSampler(proc.pid, run_dir / rundir.DRIVER_PROCESS)
                 sampler.start()
                 if group:  # the group's own memory and device I/O, every second: cgroup.csv
                     tools.append(limits.GroupCapture(group, run_dir / "cgroup.csv"))
@@ -258,7 +259,7 @@ def _finalize(run_dir, manifest, tools, sampler, status, error) -> None:
     manifest["capture"] = {t.name: t.describe() for t in tools}
     manifest["capture"]["process_sampler"] = {"interval_s": sampler.interval_s if sampler else None,
                                               "samples": sampler.samples if sampler else 0,
-                                              "file": "process.csv"}
+                                              "file": rundir.DRIVER_PROCESS}
     missing = [t.note for t in tools if not t.available]
     if missing:
         manifest["capture_warnings"] = missing

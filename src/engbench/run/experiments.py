@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import driver, matrix, params, runs
+from .. import matrix
+from . import driver, params, runs
 
 
 def available_engines(include_null: bool = False) -> list[str]:
@@ -34,7 +35,7 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
     rows = []
     for rep, req in matrix.interleave(requests, repeat):  # the workflow's order too
         result = runs.execute(req, out_dir=out_dir, show_progress=show_progress, experiment=description,
-                              argv=["engbench.experiments.run", workload, req.engine, f"repetition={rep}"])
+                              argv=["engbench.run.experiments.run", workload, req.engine, f"repetition={rep}"])
         rows.append({"engine": req.engine, "repetition": rep, "status": result.status,
                      "run_dir": str(result.run_dir), **_headline(result.run_dir)})
     return pd.DataFrame(rows)

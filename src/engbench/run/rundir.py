@@ -16,6 +16,8 @@ from . import machine
 
 MANIFEST = "manifest.json"
 SUMS = "SHA256SUMS"
+DRIVER_PROCESS = "driver_process.csv"  # the driver process's samples (capture.ProcessSampler, 1 s)
+DRIVER_PROCESS_NAMES = (DRIVER_PROCESS, "process.csv")  # process.csv: its name in runs recorded before
 STATUSES = ("running", "ok", "failed", "interrupted", "abandoned")
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import __version__, paths
+from .. import __version__, paths
 
 
 def _read(path: str | Path) -> str | None:

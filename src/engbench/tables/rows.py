@@ -1,0 +1,215 @@
+"""A run's rows, computed from what tables.read read of it (RunCaptures): pure functions, no file
+access. The columns of every table are defined here (RUNS_HEAD, the per-op columns, RUNS_TAIL,
+LATENCY_COLS, ...); the formulas are engbench.normalize's."""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .. import normalize as nz
+from .. import workloads as registry
+from ..importer import machine_key
+from ..normalize import device as dev
+from ..normalize import workloads as wl
+from .read import RunCaptures
+
+PER_N = registry.PER_N
+INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
+METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
+RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "target",
+             "repetition", "seed", "ncpu",
+             "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.cgroup_version",
+             "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
+             "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
+             "coverage", "warnings", "amp_notes", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
+             "dkb_per_s", "cs_per_s", "us_sy"]
+RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
+             "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
+             "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
+             "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op",
+             *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
+LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
+                "max_us_exact"]
+INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
+                 "requests", "items", "requests_per_s", "items_per_s", "latency_us_mean",
+                 "latency_us_p99", "latency_us_max", "partial"]
+STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
+             "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
+             "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
+             "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "cal_read_iops", "read_iops_use"]
+LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
+             "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
+             "mcpu_per_op", "proc_wkb_per_op", "rss_gb"]
+CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
+           "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
+           "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
+           "cold_docs_passed", "hot_docs_scanned", "hot_misses"]
+STAT_COLS = ["run_id", "snapshot", "stat", "value"]
+FILE_COLS = ["run_id", "path", "apparent_bytes", "allocated_bytes"]  # summary.disk.files, at the run's end
+EXTRA_TABLES = {"disk_files": (FILE_COLS, ["run_id", "path"]), "steps": (STEP_COLS, ["run_id", "clients"]), "loads": (LOAD_COLS, ["run_id"]),
+                "cache_pollution": (CP_COLS, ["run_id"]),
+                "engine_stats": (STAT_COLS, ["run_id", "snapshot", "stat"])}
+
+
+def run_rows(c: RunCaptures) -> dict:
+    """One run's captures → {"runs": row dict, "latency": frame, "intervals": frame, and the
+    workload-specific frames of EXTRA_TABLES}; warns (warnings.warn) each of the run's warnings."""
+    man, summ, run_id = c.manifest, c.summary, c.run_id
+    hw = man.get("hardware") or {}
+    device, ncpu, start, end, seconds = c.device, c.ncpu, c.start, c.end, c.seconds
+    io, vm, proc, ivl, hist, cg = c.iostat, c.vmstat, c.driver_process, c.intervals.copy(), c.histograms, c.cgroup
+
+    workload = man.get("workload", summ.get("workload"))
+    spec = registry.get(workload)
+    totals = summ.get("totals") or {}
+    tot = registry.run_totals(workload, totals)
+    main, op_unit, ops = spec.main_op, spec.unit.name, registry.count_ops(workload, totals)
+    q = nz.rate(ops, seconds)
+
+    io_w = nz.trim_to_window(io, start, end)
+    vm_w = nz.trim_to_window(vm, start, end)
+    cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
+    notes = ([f"driver: {w}" for w in summ.get("warnings") or []]
+             + [f"capture: {w}" for w in man.get("capture_warnings") or []])
+    for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
+        missed = nz.missed_seconds(frame, start, end)
+        if not len(frame):
+            notes.append(f"no {name} sample in the client window ({seconds:.2f} s)")
+        elif missed > 0:
+            notes.append(f"{name} covers {cov:.1%} of the client window "
+                         f"(misses {missed:.1f} s beyond its partial first and last seconds)")
+    for note in notes:
+        warnings.warn(f"{run_id}: {note}", stacklevel=2)
+
+    row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
+           "machine": machine_key(hw), "engine": man.get("engine", summ.get("engine")), "workload": workload,
+           "experiment": man.get("experiment"), **c.target,
+           "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
+           **dev.limit_fields(man.get("run_limits")),
+           "window_start_unix_s": float(start), "window_end_unix_s": float(end),
+           "seconds": float(seconds), "op_unit": op_unit, "ops": ops, "q": q,
+           "requests": tot["requests"], "items": tot["items"], "n_iostat": len(io_w), "n_vmstat": len(vm_w),
+           "coverage_iostat": cov_io, "coverage_vmstat": cov_vm, "coverage": min(cov_io, cov_vm),
+           "warnings": "; ".join(notes)}
+    for k in ("r", "rkb", "w", "wkb", "d", "dkb"):
+        row[f"{k}_per_s"] = float(io_w[f"{k}_per_s"].mean()) if len(io_w) else np.nan
+    row["cs_per_s"] = float(vm_w["cs"].mean()) if len(vm_w) else np.nan
+    row["us_sy"] = float((vm_w["us"] + vm_w["sy"]).mean()) if len(vm_w) else np.nan
+
+    per = {k: nz.rate_per_op(row[f"{k}_per_s"], q) for k in ("r", "rkb", "w", "wkb", "d", "dkb")}
+    per["cs"] = nz.rate_per_op(row["cs_per_s"], q)
+    per["us_sy"] = nz.rate_per_op(row["us_sy"], q)
+    per["mcpu"] = nz.mcpu_per_op(row["us_sy"], q)
+    per["cpu_us"] = nz.cpu_us_per_op(row["us_sy"], int(ncpu), q)
+    per["driver_cpu_us"] = nz.process_cpu_us_per_op(proc, start, end, ops)
+    params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
+    basis_n = {"op": 1, "200k": PER_N, "batch": params.get("batch")}
+    for b, (suffix, _) in registry.BASES.items():
+        n = basis_n[b] if b in spec.bases else None
+        for k in METRICS:
+            row[f"{k}_{suffix}"] = nz.per_n(per[k], n) if n else np.nan
+
+    disk = summ.get("disk") or {}
+    dp = summ.get("driver_process") or {}
+    row["size_gb"] = nz.gib(disk.get("allocated_bytes"))
+    row["size_apparent_gb"] = nz.gib(disk.get("apparent_bytes"))
+    rss = nz.max_rss_gb(proc, start, end)
+    row["rss_gb"] = rss if rss == rss else nz.gib(dp.get("max_rss_bytes"))
+    row["device_bytes_read"] = row["rkb_per_s"] * 1024 * seconds
+    row["device_bytes_written"] = row["wkb_per_s"] * 1024 * seconds
+    row["logical_bytes_read"] = tot["logical_bytes_read"] if totals else None
+    row["logical_bytes_written"] = tot["logical_bytes_written"] if totals else None
+    row["logical_bytes_stored"] = summ.get("logical_bytes_stored")
+    row["read_amp"] = nz.read_amplification(row["device_bytes_read"], row["logical_bytes_read"])
+    row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
+    row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
+    row["amp_notes"] = "; ".join(filter(None, (
+        nz.why_no_ratio("read amp", row["device_bytes_read"], row["logical_bytes_read"],
+                        "device bytes read (no iostat sample in the window)", "logical bytes read"),
+        nz.why_no_ratio("write amp", row["device_bytes_written"], row["logical_bytes_written"],
+                        "device bytes written (no iostat sample in the window)", "logical bytes written"),
+        nz.why_no_ratio("space amp", disk.get("allocated_bytes"), row["logical_bytes_stored"],
+                        "allocated bytes on disk (summary disk)", "logical bytes stored"))))
+    row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
+    row["clients"] = dev.clients(params)
+    for k, counter in (("proc_rkb_per_op", "read_bytes"), ("proc_wkb_per_op", "write_bytes")):
+        row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
+    row["documents_inserted"] = summ.get("documents_inserted")
+    row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
+
+    ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
+                                          float(params.get("report_interval_s") or 1.0))
+    measured = ivl[ivl["warmup"].astype(int) == 0] if "warmup" in ivl else ivl
+    sel = measured if main is None else measured[measured["op"] == main]
+    sel = sel[~sel["partial"]]
+    per_ivl = sel.groupby("interval").agg(n=(spec.unit.counts, "sum"), t0=("t_start_unix_s", "min"),
+                                          t1=("t_end_unix_s", "max"))
+    rates = per_ivl["n"] / (per_ivl["t1"] - per_ivl["t0"])
+    for k, v in nz.throughput_percentiles(rates.to_numpy()).items():
+        row[f"rate_{k}"] = v
+    for k, v in params.items():
+        row[f"param.{k}"] = v
+    for k, v in knobs.items():
+        row[f"knob.{k}"] = v
+    out = {"runs": row, "latency": _latency(run_id, hist, measured), "intervals": _intervals(run_id, ivl)}
+    out.update(_extras(run_id, workload, row["engine"], summ, io, vm, proc, measured, start, cg,
+                       c.engine_stats))
+    return out
+
+
+def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, snaps) -> dict:
+    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
+    each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
+    ids = {"run_id": run_id}
+    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
+             for r in wl.step_rows(summ.get("steps"), io, vm)]
+    load = wl.load_row(workload, summ.get("load"), io, vm, proc)
+    loads = [{**ids, "workload": workload, **load}] if load else []
+    cp = []
+    if summ.get("phases"):
+        m = measured.loc[measured["op"] == "scan_hot", "latency_us_max"]
+        cp = [{**ids, **wl.cache_pollution_row(summ, start, float(m.max()) if len(m) else np.nan)}]
+    stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps, workload)]
+    files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}} for f in (summ.get("disk") or {}).get("files") or []]
+    return {name: pd.DataFrame(rows, columns=EXTRA_TABLES[name][0])
+            for name, rows in (("steps", steps), ("loads", loads), ("cache_pollution", cp),
+                               ("engine_stats", stats), ("disk_files", files))}
+
+
+def _latency(run_id, hist, measured):
+    rows = []
+    for op in sorted(hist["op"].unique()):
+        m = measured.loc[measured["op"] == op, "latency_us_max"]
+        p = nz.latency_percentiles(hist[hist["op"] == op], exact_max=float(m.max()) if len(m) else None)
+        rows.append({"run_id": run_id, "op": op, "count": p["count"], "p50_us": p["p50"],
+                     "p95_us": p["p95"], "p99_us": p["p99"], "p999_us": p["p999"],
+                     "max_us": p["max"], "max_us_exact": float(m.max()) if len(m) else np.nan})
+    return pd.DataFrame(rows, columns=LATENCY_COLS)
+
+
+def _intervals(run_id, ivl):
+    out = ivl.copy()
+    secs = out["t_end_unix_s"] - out["t_start_unix_s"]
+    out["requests_per_s"] = out["requests"] / secs
+    out["items_per_s"] = out["items"] / secs
+    out.insert(0, "run_id", run_id)
+    return out[INTERVAL_COLS]
+
+
+def partial_rows(d: Path, man: dict, target: dict, exc: Exception) -> dict:
+    """The row of an incomplete run (abandoned, failed) whose captures cannot be processed: what
+    its manifest says, incomplete=True, the reason in warnings; no latency or intervals."""
+    hw = man.get("hardware") or {}
+    row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "incomplete": True,
+           "machine": machine_key(hw), "engine": man.get("engine"), "workload": man.get("workload"),
+           "experiment": man.get("experiment"), **target, "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
+           "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits")),
+           "clients": dev.clients(man.get("params") or {}),
+           "warnings": "; ".join(filter(None, [man.get("error"), f"not processed: {exc}"]))}
+    empty = {name: pd.DataFrame(columns=cols) for name, (cols, _) in EXTRA_TABLES.items()}
+    return {"runs": row, "latency": pd.DataFrame(columns=LATENCY_COLS),
+            "intervals": pd.DataFrame(columns=INTERVAL_COLS), **empty}
