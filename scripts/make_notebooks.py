@@ -267,7 +267,7 @@ save("check_published.ipynb", [
     md("""
 # Checking the arithmetic of published numbers
 
-The seed documents (five blog posts and a bug thread about MongoDB engines: WiredTiger B-tree and
+The source documents (five blog posts and a bug thread about MongoDB engines: WiredTiger B-tree and
 LSM, MongoRocks, mmapv1, InnoDB, TokuMX) print tables whose columns depend on each other. This
 notebook recomputes every printed value that other printed values determine and says whether the
 two agree. It is a thin wrapper around `engbench.published` (the same code as

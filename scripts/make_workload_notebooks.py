@@ -43,7 +43,7 @@ def summary(run_dir):
 workload_notebook("sysbench-update", """
 # sysbench-update: updates by primary key as the number of clients grows
 
-The source document (seed 001) runs sysbench's update test against MongoDB, TokuMX and InnoDB
+The source document (source 001) runs sysbench's update test against MongoDB, TokuMX and InnoDB
 with 8, 16, 32 and 64 concurrent clients and reports, per concurrency, updates per second (TPS),
 iostat reads per second and their ratio, **disk reads per update**. An update is a
 read-modify-write: the row's page is read (from the cache, or from disk when the data is larger
@@ -81,7 +81,7 @@ scheduling, which is itself a finding when an engine's TPS falls instead of stay
 workload_notebook("bulk-insert", """
 # bulk-insert: tiny documents, journal and compression
 
-The source document (seed 002) pushes MongoDB/WiredTiger to over a million inserts per second
+The source document (source 002) pushes MongoDB/WiredTiger to over a million inserts per second
 with documents that hold only an `_id`, inserted in unordered batches of 1000 by several loaders,
 and shows what the **journal** and **block compression** cost: with documents this small the work
 per insert is mostly per-batch overhead, index maintenance of `_id` and log writes.
@@ -116,7 +116,7 @@ workload_notebook("linkbench", """
 # linkbench: a social graph's mixed workload
 
 LinkBench models Facebook's social graph: **nodes**, **links** between them (with a type, a
-visibility and a time) and a **count** of links per (node, type). The source document (seed 000)
+visibility and a time) and a **count** of links per (node, type). The source document (source 000)
 runs it against MongoDB's engines (MongoRocks, WiredTiger, mmapv1) and reports, per transaction,
 throughput (tps), iostat reads (r/t), KB read and written (rKB/t, wKB/t), CPU (Mcpu/t), and p99
 latency of update_node, get_node, update_link and get_links_list.
@@ -153,7 +153,7 @@ is cached and the engines differ only in CPU per request.
 workload_notebook("cache-pollution", """
 # cache-pollution: does one big scan evict the working set?
 
-The source thread (seed 004, MongoDB SERVER-37590) asks whether WiredTiger's **read_once**
+The source thread (source 004, MongoDB SERVER-37590) asks whether WiredTiger's **read_once**
 cursors help: a scan (or a foreground index build) over a collection larger than the cache
 normally pulls every page through the cache and evicts the hot working set of other clients;
 with read_once the scanned pages are evicted first. The evidence there is cache statistics

@@ -131,7 +131,7 @@ for db, words in (("cached", "WiredTiger throughput is much worse with zlib than
         picks, lambda s, p=picks: rules.greater(s, p[0].label, p[1].label, 1.5),
         "snappy >= 1.5× zlib (\"much\"), repetitions apart", "transactions/s"))
 
-# CPU and KB written: the driver process's own (process.csv), which holds the embedded engine; the
+# CPU and KB written: the driver process's own (driver_process.csv), which holds the embedded engine; the
 # source's Mcpu/t and wKB/t are machine-wide (vmstat, iostat), which here other users add to
 _CPU = (_lb("wiredtiger", "cached", "zlib", "driver_cpu_us_per_op"),
         _lb("wiredtiger", "cached", "snappy", "driver_cpu_us_per_op"))
@@ -145,7 +145,7 @@ _P99 = tuple(p for op in ("update_node", "get_node", "update_link", "get_links_l
 FINDINGS += [
     Finding("000-wt-zlib-cpu", "000",
             "There is also a huge difference in the CPU overhead for WiredTiger with zlib compared to WT with snappy",
-            "CPU µs per transaction of the process running the engine (process.csv)", "WiredTiger B-tree, cached",
+            "CPU µs per transaction of the process running the engine (driver_process.csv)", "WiredTiger B-tree, cached",
             ("000_linkbench_query_cached.csv", {"engine": "WiredTiger"}, "mcpu_per_txn", "engine_label_as_printed"),
             _CPU, lambda s: rules.greater(s, _CPU[0].label, _CPU[1].label, 2.0),
             "zlib >= 2× snappy (\"huge\"), repetitions apart", "Mcpu / transaction"),

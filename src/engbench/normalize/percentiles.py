@@ -21,7 +21,7 @@ def latency_percentiles(hist: pd.DataFrame, pcts=LATENCY_PCTS, exact_max: float 
 
     Nearest rank: rank = ceil(p/100 × n) (at least 1); the value is the INCLUSIVE UPPER BOUND
     (hi_us − 1) of the first bucket, in ascending order, whose cumulative count reaches rank —
-    like LinkBench's "p99 = [lo,hi]ms", of which the seed tables print the upper bound — capped
+    like LinkBench's "p99 = [lo,hi]ms", of which the source documents' tables print the upper bound — capped
     at `exact_max` when the exact maximum is known. This is the driver's own convention
     (summary.json latency_us), so both agree. The bucket bounds make this an over-estimate by at
     most one bucket width (≥ 2 significant digits in the driver). ``max`` is the inclusive upper

@@ -17,7 +17,7 @@ def rate(ops: float, seconds: float) -> float:
 def rate_per_op(mean_rate: float, q: float) -> float:
     """x/op = mean(x per second) / q — e.g. r/op = mean(r/s)/q, wKB/op = mean(wkB/s)/q,
     cs/op = mean(cs)/q. The average device rate over the window divided by the average operation
-    rate, as in the seed author's ios.sh; equal to Σ x·Δt / ops when the samples cover the window.
+    rate, as in the source documents' author's ios.sh; equal to Σ x·Δt / ops when the samples cover the window.
     NaN when q is 0 or NaN."""
     return float(mean_rate) / q if q and q == q else float("nan")
 
@@ -39,7 +39,7 @@ def _interp(t, y, at):
 
 
 def process_cpu_us_per_op(process: pd.DataFrame, start: float, end: float, ops: float) -> float:
-    """The driver's own CPU µs/op from its process samples (process.csv):
+    """The driver's own CPU µs/op from its process samples (driver_process.csv; process.csv in older runs):
 
         ((cpu_user_s + cpu_sys_s)(end) − (cpu_user_s + cpu_sys_s)(start)) × 1e6 / ops
 
@@ -55,7 +55,7 @@ def process_cpu_us_per_op(process: pd.DataFrame, start: float, end: float, ops: 
 
 def process_kb_per_op(process: pd.DataFrame, start: float, end: float, ops: float, counter: str) -> float:
     """KB the driver process itself read or wrote on storage per op, from its task I/O accounting
-    (process.csv `read_bytes` / `write_bytes`, /proc/<pid>/io: bytes fetched from the device on a
+    (driver_process.csv `read_bytes` / `write_bytes`, /proc/<pid>/io: bytes fetched from the device on a
     page-cache miss, and bytes of pages it dirtied for writeback):
 
         (counter(end) − counter(start)) / 1024 / ops

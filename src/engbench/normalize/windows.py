@@ -4,7 +4,7 @@ Convention: a sample stamped t (iostat -t / vmstat -t print the time the sample 
 truncated to the second) covers the interval (t - interval_s, t]. A sample is kept when the
 midpoint of its interval, t - interval_s/2, lies in [start, end): the sample is mostly inside the
 window. Samples before the clients started (setup) and after they ended (post-processing) are
-dropped — the seed scripts averaged them in."""
+dropped — the source documents' scripts averaged them in."""
 
 import numpy as np
 import pandas as pd

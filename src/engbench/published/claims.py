@@ -42,7 +42,7 @@ from .tables import PublishedInputError, read_csv
 from .values import parse_printed
 
 CLAIMS_FILE = "claims_in_text.csv"
-HOLDS, CONTRADICTED, DIFFERS, QUOTE_MISSING = "holds", "CONTRADICTED", "differs", "QUOTE NOT IN SEED"
+HOLDS, CONTRADICTED, DIFFERS, QUOTE_MISSING = "holds", "CONTRADICTED", "differs", "QUOTE NOT IN SOURCE"
 NOT_CHECKABLE = "not checkable"  # rule not_checkable: the numbers are not in any printed table
 FAILING = (CONTRADICTED, DIFFERS, QUOTE_MISSING)
 CLAIM_COLUMNS = ("id", "seed_file", "section", "quote", "table", "column", "rule", "rows",

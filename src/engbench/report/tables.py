@@ -8,7 +8,7 @@ and per-200k reads / KB read with 2 decimals below 100 and 1 above, p99 in ms wi
 significant digits instead (small runs have MB-sized databases, which "0.0 GB" would hide).
 
 Repeated runs of one configuration: the cell is "mean (min–max)" and the `n` column says how many
-runs. Relative tables divide each configuration's mean by the baseline engine's mean (the seed
+runs. Relative tables divide each configuration's mean by the baseline engine's mean (the source documents'
 author's sum_met convention: 1 when both are 0, inf when only the baseline is 0, NA propagates)."""
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the source documents' tables (data/published/*.csv), rounded as engbench.report.
   linkbench        the query table of 000_linkbench_query_*.csv (tps, r/t, rKB/t, wKB/t, Mcpu/t,
                    size, rss, p99 of update_node, get_node, update_link, get_links_list) and, when
                    the captures cover the load's window, the load table of 000_linkbench_load_*.csv
-  bulk-insert      seed 002's comparison: documents/s, bytes on disk per document, size, with the
+  bulk-insert      source 002's comparison: documents/s, bytes on disk per document, size, with the
                    journal and compression knobs as columns
   cache-pollution  hot reads before / during / after the cold pass, the hot scan time, the engine
                    cache statistics before / mid / after (004_wt_cache_*.csv) and, across

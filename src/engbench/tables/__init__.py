@@ -24,8 +24,8 @@ cgroup (any run limit) cgroup.csv gives the run's own device I/O over the client
 iostat's r_per_op ..., which count every user of the device.
 
 Runs of `engbench calibrate` are not workload runs: they make the devices table, and every run is
-matched with its calibration (engbench.devices). Runs that are failed, interrupted, running or abandoned are
-incomplete: `process` names each one, and with --include-incomplete keeps it as a row with
+matched with its calibration (engbench.tables.devices). Runs that are failed, interrupted, running or abandoned
+are incomplete: `engbench process` names each one, and with --include-incomplete keeps it as a row with
 incomplete=True (a run whose captures cannot be processed, e.g. abandoned before the driver's
 summary, keeps what its manifest says and the reason in warnings).
 
@@ -47,13 +47,12 @@ Tables (sorted rows, fixed float format, no processing time: the same raw input,
   p99.9 are labels of the report only.
   cache_pollution  one row per cache-pollution run: gets/s before / during / after the cold pass,
              cold pass and hot scan times (CP_COLS)
-  devices    one row per calibration run (engbench.devices.DEVICE_COLS)
+  devices    one row per calibration run (engbench.tables.devices.DEVICE_COLS)
   engine_stats     run_id, snapshot (before, mid, after), stat, value: the engine cache counters
              of normalize.workloads.CACHE_STATS from driver/engine_stats_<snapshot>.json
 """
 
-# This docstring is printed verbatim in the paper's methods section (report.methods.processing_notes),
-# so it keeps its words while the shipped paper does: "engbench.devices" there is tables/devices.py.
+# This docstring is printed verbatim in the paper's methods section (report.methods.processing_notes).
 # Modules: read (a run directory → RunCaptures, plain data; RunError for a layout engbench did not
 # write), rows (a run's rows from its captures: pure functions, the tables' columns), devices (the
 # devices table and each run's device use), build (every run → the tables, written deterministically).
