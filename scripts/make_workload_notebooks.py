@@ -1,5 +1,5 @@
 """Writes the notebooks of the other workloads of the source documents (sysbench-update,
-bulk-insert, linkbench, cache-pollution) and of ycsb, kept output-free. Run it after editing the cell texts
+bulk-insert, linkbench, cache-pollution), of fillseq and of ycsb, kept output-free. Run it after editing the cell texts
 below; the notebooks are committed, this script is how they are made (same pattern as
 scripts/make_notebooks.py). The `parameters` cells hold tiny literal defaults so that
 `pytest --nbval-lax notebooks` runs each in seconds; experiment sizes live in
@@ -110,6 +110,35 @@ pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
 includes the engine's log/journal files and preallocation, so on small runs it is dominated by
 fixed-size files — compare it at experiment size. `p99_batch_ms` is the 99th percentile latency
 of one batch of `batch` documents.
+""")
+
+workload_notebook("fillseq", """
+# fillseq: sequential puts, the cheapest write an engine can get
+
+`fillseq` writes `num` keys in ascending order (a big-endian counter padded to `key_size` bytes)
+with `value_size`-byte values, `batch` keys per transaction, by `threads` writers over disjoint
+key ranges: RocksDB's `db_bench --benchmarks=fillseq` and WiredTiger's `wtperf` insert
+configurations do the same. Every new key lands at the right edge of the tree, so a B-tree appends
+to its last leaf and an LSM flushes already-sorted memtables: no random reads, no index
+maintenance. It is the floor of every insert workload here, and what `benchmarks/driver_bench.py`
+compares with `db_bench` and `wtperf` to show that the driver adds nothing of its own.
+""", """
+engines = ["rocksdb", "lmdb"]
+seed = 1
+repeat = 1
+description = "smoke size (notebook defaults)"
+params = {"num": 100000, "value_size": 100, "batch": 1000, "threads": 1}
+knobs = {"rocksdb.block_cache_size": "64MB"}
+""", """
+pd.DataFrame([{"engine": r.engine, "repetition": r.repetition,
+               "keys_per_s": round(s["rates"]["insert"]["items_per_s"]),
+               "p99_batch_ms": s["latency_us"]["insert"]["p99"] / 1000}
+              for r in runs.itertuples() for s in [summary(r.run_dir)]])
+""", """
+**Reading the table.** `keys_per_s` is the put rate of the measured window, `p99_batch_ms` the 99th
+percentile latency of one transaction of `batch` keys. With keys in order the engines differ in
+their write path only (log, memtable or page, and how often they sync); the per-insert costs of the
+other insert workloads are measured against this floor.
 """)
 
 workload_notebook("linkbench", """

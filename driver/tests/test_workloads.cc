@@ -15,6 +15,7 @@
 #include "core/config.h"
 #include "core/runner.h"
 #include "test_support.h"
+#include "workloads/iibench/store.h"
 
 namespace fs = std::filesystem;
 

@@ -75,7 +75,8 @@ WORKLOADS = {w.name: w for w in (
              "iibench.ipynb"),
     Workload("fillseq", DOCUMENT, None, "insert", ("op", "200k", "batch"), None,
              ("per_insert", "per_200k", "rum"),
-             "fillseq inserts keys in ascending order: the cheapest case for every engine."),
+             "fillseq inserts keys in ascending order: the cheapest case for every engine.",
+             "fillseq.ipynb"),
     # update.c<N> repeat the updates of "update" per step; linkbench's per-type ops repeat "request"
     Workload("sysbench-update", TRANSACTION, "update", "update", ("op",), ("update",), ("per_txn", "rum"),
              "sysbench update_non_index/update_index updates rows picked at random by primary key, "

@@ -7,14 +7,6 @@
 
 namespace eb {
 
-// Per-engine descriptors; each engine file defines one (or two, for WiredTiger) of these.
-EngineInfo null_engine_info();
-EngineInfo wiredtiger_engine_info();
-EngineInfo wiredtiger_lsm_engine_info();
-EngineInfo rocksdb_engine_info();
-EngineInfo lmdb_engine_info();
-EngineInfo sqlite_engine_info();
-
 namespace engine_util {
 
 // Typed knob access. The core resolves every declared knob; a missing knob falls back to `dflt`

@@ -5,6 +5,15 @@
 
 namespace eb {
 
+// Each engine file (engines/<name>.cc) defines its descriptor (WiredTiger two); one line here and one
+// in the list below register it.
+EngineInfo null_engine_info();
+EngineInfo wiredtiger_engine_info();
+EngineInfo wiredtiger_lsm_engine_info();
+EngineInfo rocksdb_engine_info();
+EngineInfo lmdb_engine_info();
+EngineInfo sqlite_engine_info();
+
 const std::vector<EngineInfo>& engine_registry() {
   static const std::vector<EngineInfo> engines = [] {
     std::vector<EngineInfo> v;

@@ -6,6 +6,10 @@
 
 namespace eb {
 
+// Each workload's folder (workloads/<name>/) defines its <name>_info(); one line here and one in the
+// list below register it.
+WorkloadInfo iibench_info();
+WorkloadInfo fillseq_info();
 WorkloadInfo sysbench_update_info();
 WorkloadInfo bulk_insert_info();
 WorkloadInfo linkbench_info();

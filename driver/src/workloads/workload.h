@@ -80,10 +80,5 @@ uint64_t pace(uint64_t start_ns, double rate_per_s, uint64_t done, const RunCont
 // The driver process's CPU seconds so far (user + sys, all threads): what a load cost.
 double process_cpu_s();
 
-WorkloadInfo iibench_info();
-// iibench's indexes: the first num_secondary of {price,customerid}, {cashregisterid,price,customerid},
-// {price,dateandtime,customerid}, then _id when id_index.
-std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index, const std::string& variant = "mongodb");
-WorkloadInfo fillseq_info();
 
 }  // namespace eb

@@ -119,19 +119,28 @@ def driver_config(knobs: dict) -> dict:
     return {"drop_caches_after_load": True} if split(knobs)[0].drops_between() else {}
 
 
+# The knobs that size each KV engine's own caches, as (knob, how many of it the engine may hold):
+# RocksDB's block cache plus the two memtables a column family may hold. An engine with none (LMDB:
+# the OS page cache is its cache; null) says so with (). Every engine the driver registers has an
+# entry (tests/test_layout.py): a new engine states its caches here, or a memory limit would not
+# count them. The server targets' caches: MARIADB_DEFAULT_CACHE and engine_memory.
+ENGINE_CACHES = {"wiredtiger": (("cache_size", 1),), "wiredtiger-lsm": (("cache_size", 1),),
+                 "rocksdb": (("block_cache_size", 1), ("write_buffer_size", 2)),
+                 "sqlite": (("cache_size", 1),), "lmdb": (), "null": ()}
+
+
 def engine_memory(engine: str, knobs: dict) -> int:
-    """The memory the engine's own caches take at most, from the driver's resolved knobs."""
+    """The memory the engine's own caches take at most, from the driver's resolved knobs:
+
+        Σ over ENGINE_CACHES[engine] of size(knob) × count
+
+    (a MariaDB target: its cache_size, plus MyRocks' 128 MiB of other buffers, or the server
+    default of MARIADB_DEFAULT_CACHE when unset)."""
     k = {key.split(".", 1)[1]: v for key, v in (knobs or {}).items() if "." in key}
-    if engine.startswith("wiredtiger"):
-        return _size(k.get("cache_size", 0))
-    if engine == "rocksdb":  # block cache + the two memtables a column family may hold
-        return _size(k.get("block_cache_size", 0)) + 2 * _size(k.get("write_buffer_size", 0))
-    if engine == "sqlite":
-        return _size(k.get("cache_size", 0))
     if engine in MARIADB_DEFAULT_CACHE:
         cache = _size(k.get("cache_size", 0))
         return cache + (128 * MiB if engine == "mariadb-myrocks" else 0) if cache else MARIADB_DEFAULT_CACHE[engine]
-    return 0  # lmdb (the OS page cache is its cache), null
+    return sum(_size(k.get(knob, 0)) * n for knob, n in ENGINE_CACHES.get(engine, ()))
 
 
 def room(engine: str) -> int:
@@ -151,8 +160,10 @@ def check_fit(lim: RunLimits, engine: str, knobs: dict) -> None:
 
 
 def _cache_knob(engine: str) -> str:
-    return {"rocksdb": "rocksdb.block_cache_size / rocksdb.write_buffer_size", "sqlite": "sqlite.cache_size"}.get(
-        engine, "mariadb.cache_size" if engine in MARIADB_DEFAULT_CACHE else "wiredtiger.cache_size")
+    if engine in MARIADB_DEFAULT_CACHE:
+        return "mariadb.cache_size"
+    ns = engine.split("-", 1)[0]
+    return " / ".join(f"{ns}.{knob}" for knob, _ in ENGINE_CACHES.get(engine, ()))
 
 
 def disk_of(path: Path) -> str | None:

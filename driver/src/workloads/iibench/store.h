@@ -21,6 +21,9 @@ struct IibenchShape {
 
 // The secondary indexes of an iibench variant, in creation order (workload.cc).
 const std::vector<IndexDef>& iibench_secondary_indexes(const std::string& variant);
+// iibench's indexes: the first num_secondary of {price,customerid}, {cashregisterid,price,customerid},
+// {price,dateandtime,customerid}, then _id when id_index.
+std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index, const std::string& variant = "mongodb");
 
 class IibenchClient {
  public:

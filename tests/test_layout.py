@@ -1,0 +1,130 @@
+"""The checklists of docs/adding-a-workload.md and docs/adding-an-engine.md, kept honest: for every
+workload, engine and target the compiled driver registers (its `describe`), the folder, stores,
+registry entries, notebook, parameter files and paper section the docs promise are there."""
+
+import re
+
+import pytest
+import yaml
+
+from engbench import paths, workloads
+from engbench.report import paper, tables, theme
+from engbench.run import driver, limits
+
+DRIVER = paths.REPO / "driver" / "src"
+DESCRIBE = driver.describe()
+WORKLOADS = [w["name"] for w in DESCRIBE["workloads"]]
+ENGINES = [e["name"] for e in DESCRIBE["engines"]]
+TARGETS = DESCRIBE["targets"]
+
+
+def folder(workload: str):
+    return DRIVER / "workloads" / workload.replace("-", "_")
+
+
+def backends_of(workload: str) -> set[str]:
+    """The server backends whose targets list the workload (describe: targets[].workloads)."""
+    return {t["knob_namespace"] for t in TARGETS if workload in t["workloads"]}
+
+
+def test_the_docs_exist_and_name_the_files_this_test_checks():
+    wl = (paths.REPO / "docs" / "adding-a-workload.md").read_text()
+    en = (paths.REPO / "docs" / "adding-an-engine.md").read_text()
+    for needle in ("driver/src/workloads/<name>/workload.cc", "store_kv.cc", "store_mariadb.cc",
+                   "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads.py",
+                   "scripts/make_workload_notebooks.py", "notebooks/params/<name>_tiny.yaml",
+                   "tests/test_layout.py"):
+        assert needle in wl, needle
+    for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
+                   "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
+        assert needle in en, needle
+
+
+def test_the_driver_registers_what_the_python_registry_knows():
+    assert WORKLOADS and ENGINES and TARGETS
+    assert set(WORKLOADS) == set(workloads.WORKLOADS), "one Workload entry per driver workload"
+    assert sorted(workloads.ORDER) == sorted(WORKLOADS), "every workload has its place in the paper's order"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_every_workload_has_its_folder_stores_and_registry_line(name):
+    d = folder(name)
+    assert (d / "workload.cc").is_file(), f"{d}/workload.cc"
+    info = f"{name.replace('-', '_')}_info"
+    assert re.search(rf"WorkloadInfo {info}\(\)\s*\{{", "".join(p.read_text() for p in d.glob("*.cc"))), \
+        f"{info}() is defined in {d}"
+    reg = (DRIVER / "workloads" / "registry.cc").read_text()
+    assert reg.count(f"{info}()") == 2, f"registry.cc declares and lists {info}()"
+    stray = [p.name for p in (DRIVER / "workloads").glob("*.cc") if p.name != "registry.cc"]
+    assert not stray, f"workload code outside a workload's folder: {stray}"
+    servers = backends_of(name)
+    if servers:
+        store_h = (d / "store.h").read_text()
+        assert "StoreFactories<" in store_h
+        assert (d / "store_kv.cc").is_file()
+        for backend in servers:
+            assert (d / f"store_{backend}.cc").is_file(), f"{name} runs on {backend} targets: store_{backend}.cc"
+            assert f'"{backend}"' in store_h, f"{d}/store.h lists the {backend} store"
+    # a store file is for a backend some target has (no orphan store of a backend the targets lost)
+    for p in d.glob("store_*.cc"):
+        backend = p.stem.removeprefix("store_")
+        assert backend == "kv" or backend in servers, p
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_every_workload_has_its_notebook_params_pin_and_paper_section(name):
+    w = workloads.WORKLOADS[name]
+    # the paper section: its introduction and table kinds the report knows
+    assert len(w.intro) > 40, "the paper's section introduction"
+    assert w.tables and all(k in tables.KINDS for k in w.tables), w.tables
+    # the notebook, generated, output-free (tests/test_notebooks.py runs it)
+    assert w.notebook and (paths.REPO / "notebooks" / w.notebook).is_file(), w.notebook
+    gen = (paths.REPO / "scripts" / "make_workload_notebooks.py").read_text() + \
+        (paths.REPO / "scripts" / "make_notebooks.py").read_text()
+    assert w.notebook in gen or f'"{name}"' in gen, f"{w.notebook} is made by a generator in scripts/"
+    # parameter files: a tiny one, and each names this workload
+    stem = name.replace("-", "_")
+    files = sorted((paths.REPO / "notebooks" / "params").glob(f"{stem}_*.yaml"))
+    assert (paths.REPO / "notebooks" / "params" / f"{stem}_tiny.yaml") in files
+    for f in files:
+        assert yaml.safe_load(f.read_text())["workload"] == name, f
+    # an op-stream pin in the driver's tests
+    pins = (paths.REPO / "driver" / "tests" / "test_stream_pins.cc").read_text()
+    assert f'{{"{name}", R"' in pins or f'pinned_run("{name}"' in pins, f"a stream pin of {name}"
+    # the README's workload table
+    assert f"| `{name}` |" in (paths.REPO / "README.md").read_text()
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_every_engine_has_its_file_registry_line_caches_and_look(name):
+    base = name.split("-", 1)[0]
+    src = DRIVER / "engines" / f"{base}.cc"
+    fn = f"{name.replace('-', '_')}_engine_info"
+    assert src.is_file() and re.search(rf"EngineInfo {fn}\(\)\s*\{{", src.read_text()), f"{fn}() in {src}"
+    assert (DRIVER / "engines" / "registry.cc").read_text().count(f"{fn}()") == 2
+    assert name in limits.ENGINE_CACHES, f"run/limits.py ENGINE_CACHES states {name}'s caches"
+    knobs = {k["name"] for e in DESCRIBE["engines"] if e["name"] == name for k in e["knobs"]}
+    for knob, _ in limits.ENGINE_CACHES[name]:
+        assert knob in knobs or f"{base}.{knob}" in knobs, f"{name} has no knob {knob}"
+    assert name in theme.FAMILY and name in theme.COLORS
+    if name != "null":
+        assert name in paper.ENGINE_ORDER
+
+
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: t["name"])
+def test_every_target_has_its_backend_folder_and_registry_line(target):
+    backend = target["knob_namespace"]
+    d = DRIVER / "targets" / backend
+    assert (d / "target.cc").is_file() and (d / f"{backend}.h").is_file(), d
+    assert target["name"] in (d / "target.cc").read_text()
+    assert [p.name for p in (DRIVER / "targets").glob("*.cc")] == ["registry.cc"], "target code lives in its folder"
+    for w in target["workloads"]:
+        assert (folder(w) / f"store_{backend}.cc").is_file(), (target["name"], w)
+
+
+def test_limits_count_each_engines_stated_caches():
+    """ENGINE_CACHES is what check_fit adds up (hand-computed: 8 MiB + 2 × 4 MiB = 16 MiB)."""
+    assert limits.engine_memory("rocksdb", {"rocksdb.block_cache_size": "8MiB", "rocksdb.write_buffer_size": "4MiB"}) \
+        == 16 * limits.MiB
+    assert limits.engine_memory("wiredtiger-lsm", {"wiredtiger.cache_size": "16MiB"}) == 16 * limits.MiB
+    assert limits.engine_memory("lmdb", {"lmdb.map_size": "1GiB"}) == 0
