@@ -5,14 +5,22 @@ Runs, interleaved and repeated (medians of wall time, fresh process each):
   python -c "import pandas"              the floor for any command that builds a table
   engbench --help                        target: under 0.5 s here
   engbench parse iostat CAPTURE          target: under 0.5 s here
+  engbench run iibench, null engine, 10 documents, beside the driver alone on the same config:
+                                         the harness's fixed cost per run (captures started and
+                                         their first report, the final report after the driver,
+                                         manifest, sealing); iostat and vmstat tick every second,
+                                         so about 2 s is the floor (one interval before, one after)
 and prints each as seconds and as a ratio to `python -c pass` and to `import pandas`.
 
 Usage: .venv/bin/python benchmarks/bench_cli.py [--reps 9]"""
 
 import argparse
+import json
+import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -25,6 +33,17 @@ COMMANDS = {
     "engbench --help": ENGBENCH + ["--help"],
     "engbench parse iostat": ENGBENCH + ["parse", "iostat", str(CAPTURE), "--device", "vda"],
 }
+
+
+SCRATCH = Path(tempfile.mkdtemp(prefix="bench_cli_"))
+os.environ.update(ENGBENCH_RAW_DIR=str(SCRATCH / "raw"), ENGBENCH_WORK_DIR=str(SCRATCH / "work"))
+DRIVER_CONFIG = SCRATCH / "null.json"
+DRIVER_CONFIG.write_text(json.dumps({"workload": "iibench", "engine": "null", "params": {"max_rows": 10}, "seed": 1,
+                                     "data_dir": str(SCRATCH / "data"), "output_dir": str(SCRATCH / "out")}))
+COMMANDS.update({
+    "engbench run null x10": ENGBENCH + ["run", "iibench", "--engine", "null", "--set", "max_rows=10", "--no-progress"],
+    "driver alone null x10": [str(REPO / "build" / "engbench-driver"), "run", str(DRIVER_CONFIG)],
+})
 
 
 def wall(cmd) -> float:

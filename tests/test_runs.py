@@ -265,3 +265,28 @@ def test_engbench_killed_outright_takes_its_children_along(scratch):
     proc.wait()
     gone, alive = psutil.wait_procs(children, timeout=10)
     assert not alive, [p.info if hasattr(p, "info") else p.pid for p in alive]
+
+
+def test_the_last_reports_of_iostat_and_vmstat_are_waited_for_together(tmp_path):
+    """After the driver exits every capture must print once more (its report covering the last
+    second). Waiting for them together, from one moment, gets each one's next report; the cgroup
+    sampler (no report of its own) is not waited for. Real iostat and vmstat, 1-s intervals."""
+    from engbench.run import capture
+
+    tools = [capture.ToolCapture(n, a, tmp_path / f"{n}.txt") for n, a in capture.TOOLS.items()]
+    try:
+        for t in tools:
+            t.start()
+        for t in tools:
+            assert t.wait_for_first_report(), t.name
+        time.sleep(0.5)  # the two tick at different phases of the second
+        before = {t.name: t.path.stat().st_size for t in tools}
+        assert capture.wait_for_next_reports(tools + [object()], timeout=2.5)
+        after = {t.name: t.path.stat().st_size for t in tools}
+        assert all(after[n] > before[n] for n in before), (before, after)
+        # a capture that has exited is not waited for (a run whose tool died still finishes)
+        tools[0].stop()
+        assert capture.wait_for_next_reports(tools[:1], timeout=2.5)
+    finally:
+        for t in tools:
+            t.stop()

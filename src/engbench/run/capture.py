@@ -69,18 +69,6 @@ class ToolCapture:
             time.sleep(0.05)
         return False
 
-    def wait_for_next_report(self, timeout: float = 2.5) -> bool:
-        """Block until the capture prints again (its report covering the workload's last second)."""
-        if self.proc is None:
-            return False
-        start_size, end = self._size(), time.monotonic() + timeout
-        while time.monotonic() < end and self.proc.poll() is None:
-            if self._size() > start_size:
-                time.sleep(0.1)  # let the rest of the report land
-                return True
-            time.sleep(0.05)
-        return False
-
     def stop(self, timeout: float = 5.0) -> None:
         proc = self.proc
         if proc is None or proc.poll() is not None:
@@ -97,6 +85,23 @@ class ToolCapture:
         return {"argv": self.argv, "env": CAPTURE_ENV, "available": self.available,
                 "pid": self.proc.pid if self.proc else None, "note": self.note,
                 "file": self.path.name if self.available else None}
+
+
+def wait_for_next_reports(tools, timeout: float = 2.5) -> bool:
+    """Block until every running capture of ``tools`` has printed again since this call (each one's
+    report covering the workload's last second). The captures tick on their own 1-s clocks, so they
+    are waited for together, from one starting moment: at most one interval in all, not one per
+    capture in turn. Tools without a report of their own (the cgroup sampler) and captures that have
+    exited are not waited for. False when one of them did not report within ``timeout``."""
+    waiting = [(t, t._size()) for t in tools if isinstance(t, ToolCapture) and t.proc is not None]
+    any_waited, end = bool(waiting), time.monotonic() + timeout
+    while waiting and time.monotonic() < end:
+        waiting = [(t, size) for t, size in waiting if t.proc.poll() is None and t._size() <= size]
+        if waiting:
+            time.sleep(0.05)
+    if any_waited:
+        time.sleep(0.1)  # let the rest of the last report land
+    return not waiting
 
 
 PROCESS_COLUMNS = ["t_unix_s", "rss_bytes", "vms_bytes", "cpu_user_s", "cpu_sys_s", "read_bytes",

@@ -279,6 +279,3 @@ class GroupCapture:
     def describe(self) -> dict:
         return {"file": self.sampler.path.name, "interval_s": self.sampler.interval_s,
                 "samples": self.sampler.samples, "columns": self.sampler.columns, "available": True}
-
-    def wait_for_next_report(self, timeout: float = 0.0) -> bool:
-        return True  # sampled on its own clock; its rows after the driver are kept by stop()

@@ -169,8 +169,7 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                         out_log.flush()
                         bar.update_from_line(line)
                 rc = proc.wait()
-            for t in tools:  # one more report, covering the driver's last second
-                t.wait_for_next_report()
+            capture.wait_for_next_reports(tools)  # one more report each, covering the driver's last second
             status, error = _outcome(rc, drv_dir, stopper.signals)
         except BaseException as exc:  # engbench itself failed
             status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
