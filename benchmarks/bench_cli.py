@@ -35,15 +35,17 @@ COMMANDS = {
 }
 
 
-SCRATCH = Path(tempfile.mkdtemp(prefix="bench_cli_"))
-os.environ.update(ENGBENCH_RAW_DIR=str(SCRATCH / "raw"), ENGBENCH_WORK_DIR=str(SCRATCH / "work"))
-DRIVER_CONFIG = SCRATCH / "null.json"
-DRIVER_CONFIG.write_text(json.dumps({"workload": "iibench", "engine": "null", "params": {"max_rows": 10}, "seed": 1,
-                                     "data_dir": str(SCRATCH / "data"), "output_dir": str(SCRATCH / "out")}))
-COMMANDS.update({
-    "engbench run null x10": ENGBENCH + ["run", "iibench", "--engine", "null", "--set", "max_rows=10", "--no-progress"],
-    "driver alone null x10": [str(REPO / "build" / "engbench-driver"), "run", str(DRIVER_CONFIG)],
-})
+def add_run_commands(scratch: Path) -> None:
+    """The two run commands, writing into `scratch` (engbench's raw and work dirs, the driver's)."""
+    os.environ.update(ENGBENCH_RAW_DIR=str(scratch / "raw"), ENGBENCH_WORK_DIR=str(scratch / "work"))
+    config = scratch / "null.json"
+    config.write_text(json.dumps({"workload": "iibench", "engine": "null", "params": {"max_rows": 10}, "seed": 1,
+                                  "data_dir": str(scratch / "data"), "output_dir": str(scratch / "out")}))
+    COMMANDS.update({
+        "engbench run null x10": ENGBENCH + ["run", "iibench", "--engine", "null", "--set", "max_rows=10",
+                                             "--no-progress"],
+        "driver alone null x10": [str(REPO / "build" / "engbench-driver"), "run", str(config)],
+    })
 
 
 def wall(cmd) -> float:
@@ -56,6 +58,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reps", type=int, default=9)
     reps = ap.parse_args().reps
+    with tempfile.TemporaryDirectory(prefix="bench_cli_") as scratch:
+        add_run_commands(Path(scratch))
+        measure(reps)
+
+
+def measure(reps: int) -> None:
     times = {name: [] for name in COMMANDS}
     for name, cmd in COMMANDS.items():  # warm the page cache once
         wall(cmd)
