@@ -108,6 +108,12 @@ def status(db) -> dict:
     return {k: int(v) for k, v in db.global_status().items() if str(v).lstrip("-").isdigit()}
 
 
+def driver_status(path: Path) -> dict:
+    """SHOW GLOBAL STATUS as the driver recorded it (engine_stats_*.json of a server target)."""
+    return {k: int(v) for k, v in json.loads(path.read_text())["global_status"].items()
+            if str(v).lstrip("-").isdigit()}
+
+
 def work_per(before: dict, after: dict, n: float) -> dict:
     return {name: sum(after.get(k, 0) - before.get(k, 0) for k in keys) / n for name, keys in WORK.items()}
 
@@ -115,13 +121,18 @@ def work_per(before: dict, after: dict, n: float) -> dict:
 # --- iibench ---
 
 def measured(db, run):
-    """run() -> (rows, client CPU s, wall s, the client's own rows/s), rows possibly a function called
-    once the server's counters are read (so that counting rows is not counted as work); returns
-    {"insert": rows/s over the whole command, the client's own rows/s, CPU us/row and server work
-    per row}."""
+    """run() -> (rows, client CPU s, wall s, the client's own rows/s, its own server counters or
+    None), rows possibly a function called once the server's counters are read (so that counting
+    rows is not counted as work); returns {"insert": rows/s over the whole command, the client's own
+    rows/s, CPU us/row and server work per row}. Server work is over the client's own window where
+    it records one (engbench: the driver's SHOW GLOBAL STATUS after its tables are made and after
+    its last insert), else over the whole command (iibench.py: it makes its tables, inserts and
+    exits; nothing else)."""
     before, c0, t0 = status(db), child_cpu(), time.monotonic()
-    rows, cpu, wall, own = run()
+    rows, cpu, wall, own, counters = run()
     after = status(db)
+    if counters:
+        before, after = counters
     rows = rows() if callable(rows) else rows
     cpu = cpu if cpu is not None else child_cpu() - c0
     wall = wall if wall is not None else time.monotonic() - t0
@@ -150,7 +161,7 @@ def iibench_py(db, args, tmp):
         # its own figure: t_ips (inserted / seconds since its start) of its last report line
         reports = [ln.split("\t") for ln in out.stdout.splitlines() if ln.count("\t") == 16]
         own = [float(r[3]) for r in reports if r[3].replace(".", "", 1).isdigit()]
-        return rows, None, None, own[-1] if own else float("nan")
+        return rows, None, None, own[-1] if own else float("nan"), None
     return measured(db, run)
 
 
@@ -164,12 +175,16 @@ def engbench_iibench(db, args, tmp: Path):
                            show_progress=False)
         if res.status != "ok":
             raise RuntimeError(f"engbench run failed: {res.error}")
-        s = json.loads((res.run_dir / "driver" / "summary.json").read_text())
+        d = res.run_dir / "driver"
+        s = json.loads((d / "summary.json").read_text())
         proc = s["driver_process"]
         # the driver's whole process CPU (a fair match for iibench.py's whole process)
         # its own figure: rows over the driver's client window (no samplers' start and stop)
+        # server work between the driver's own status reads: not engbench's server snapshots at the
+        # run's start and end, nor the page cleaner's work while the captures start and stop
         return (s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"], None,
-                s["documents_inserted"] / s["client"]["seconds"])
+                s["documents_inserted"] / s["client"]["seconds"],
+                (driver_status(d / "engine_stats_before.json"), driver_status(d / "engine_stats_after.json")))
     return measured(db, run)
 
 
@@ -293,10 +308,7 @@ def engbench_linkbench(db, args, tmp: Path):
         raise RuntimeError(f"engbench run failed: {res.error}")
     d = res.run_dir / "driver"
     s = json.loads((d / "summary.json").read_text())
-    loaded = {k: int(v) for k, v in json.loads((d / "engine_stats_before.json").read_text())["global_status"].items()
-              if str(v).lstrip("-").isdigit()}
-    ran = {k: int(v) for k, v in json.loads((d / "engine_stats_after.json").read_text())["global_status"].items()
-           if str(v).lstrip("-").isdigit()}
+    loaded, ran = driver_status(d / "engine_stats_before.json"), driver_status(d / "engine_stats_after.json")
     links, n = s["load"]["links"], s["totals"]["request"]["requests"]
     cpu = s["driver_process"]["cpu_user_s"] + s["driver_process"]["cpu_sys_s"]
     del after  # the run's own captures bound the phases; `after` would add engbench's post-run queries

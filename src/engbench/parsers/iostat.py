@@ -43,8 +43,10 @@ group rates (read totals since boot over one interval, w/s d/s f/s 0). Both are 
 
 The since-boot report: iostat without ``-y`` prints averages since boot as its first report.
 ``since_boot_included`` says whether the capture has one (True = made WITHOUT -y): it is then
-dropped. The default, False, matches engbench's own capture (``iostat -y``); use
-``since_boot_from_argv`` when the command line is known. The parser cannot tell by itself."""
+dropped. The default, False, is for a capture made with ``-y`` (engbench's own until 2026-11-23;
+its capture now keeps the since-boot report, which marks the moment iostat first read its
+counters); use ``since_boot_from_argv`` when the command line is known, as the processing does
+with the argv in the manifest. The parser cannot tell by itself."""
 
 import re
 from pathlib import Path

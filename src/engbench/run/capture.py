@@ -25,12 +25,16 @@ from .children import die_with_parent
 CAPTURE_ENV = {"S_TIME_FORMAT": "ISO", "TZ": "UTC", "LC_ALL": "C"}
 
 TOOLS = {
-    "iostat": ["iostat", "-y", "-x", "-k", "-t", "1"],
+    "iostat": ["iostat", "-x", "-k", "-t", "1"],
     "vmstat": ["vmstat", "-n", "-t", "-w", "1"],
 }
-# What shows a tool's first interval report has been printed: iostat -y prints nothing before
-# its first interval ends; vmstat prints the since-boot row at once, so wait for a second row.
-FIRST_REPORT = {"iostat": (b"Device", 1), "vmstat": (b"\n", 4)}
+# What shows a tool has taken its first reading: both print their since-boot report at once, right
+# after reading the counters, and their first interval report covers from that reading on (the
+# processing drops the since-boot report: tables/read.py reads the argv). iostat's report is its
+# "Device" header; vmstat's is its third line (two header lines, then the since-boot row). Until
+# 2026-11-23 iostat ran with -y (no since-boot report) and each run waited for both tools' first
+# interval report before starting the driver: a second of every run's fixed cost.
+FIRST_REPORT = {"iostat": (b"Device", 1), "vmstat": (b"\n", 3)}
 
 
 @dataclass
@@ -59,8 +63,8 @@ class ToolCapture:
             return 0
 
     def wait_for_first_report(self, timeout: float = 3.0) -> bool:
-        """Block until the capture has printed its first interval report, so the samples cover
-        the workload from its first second."""
+        """Block until the capture has printed its first (since-boot) report: it has read its
+        counters, so its first interval report covers the workload from its first second."""
         marker, count = FIRST_REPORT.get(self.name, (b"\n", 1))
         end = time.monotonic() + timeout
         while self.proc is not None and time.monotonic() < end and self.proc.poll() is None:
@@ -87,13 +91,18 @@ class ToolCapture:
                 "file": self.path.name if self.available else None}
 
 
-def wait_for_next_reports(tools, timeout: float = 2.5) -> bool:
-    """Block until every running capture of ``tools`` has printed again since this call (each one's
-    report covering the workload's last second). The captures tick on their own 1-s clocks, so they
-    are waited for together, from one starting moment: at most one interval in all, not one per
-    capture in turn. Tools without a report of their own (the cgroup sampler) and captures that have
-    exited are not waited for. False when one of them did not report within ``timeout``."""
-    waiting = [(t, t._size()) for t in tools if isinstance(t, ToolCapture) and t.proc is not None]
+def wait_for_next_reports(tools, timeout: float = 2.5, since: float | None = None) -> bool:
+    """Block until every running capture of ``tools`` has printed again since this call, or since
+    the unix time ``since`` (the end of the client window) when given: each one's report covering
+    the workload's last second. A capture that has printed since then (its file modified at or after
+    ``since``: a report is written as soon as its counters are read) is not waited for, so the
+    driver's own closing work (statistics, disk usage, its summary) overlaps the wait. The captures
+    tick on their own 1-s clocks, so they are waited for together, from one starting moment: at most
+    one interval in all, not one per capture in turn. Tools without a report of their own (the
+    cgroup sampler) and captures that have exited are not waited for. False when one of them did not
+    report within ``timeout``."""
+    waiting = [(t, t._size()) for t in tools if isinstance(t, ToolCapture) and t.proc is not None
+               and not (since is not None and _modified(t.path) >= since)]
     any_waited, end = bool(waiting), time.monotonic() + timeout
     while waiting and time.monotonic() < end:
         waiting = [(t, size) for t, size in waiting if t.proc.poll() is None and t._size() <= size]
@@ -102,6 +111,13 @@ def wait_for_next_reports(tools, timeout: float = 2.5) -> bool:
     if any_waited:
         time.sleep(0.1)  # let the rest of the last report land
     return not waiting
+
+
+def _modified(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return float("-inf")
 
 
 PROCESS_COLUMNS = ["t_unix_s", "rss_bytes", "vms_bytes", "cpu_user_s", "cpu_sys_s", "read_bytes",

@@ -169,7 +169,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                         out_log.flush()
                         bar.update_from_line(line)
                 rc = proc.wait()
-            capture.wait_for_next_reports(tools)  # one more report each, covering the driver's last second
+            # one more report each, covering the client's last second (from its end, when known)
+            capture.wait_for_next_reports(tools, since=_client_end(drv_dir))
             status, error = _outcome(rc, drv_dir, stopper.signals)
         except BaseException as exc:  # engbench itself failed
             status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
@@ -239,6 +240,12 @@ def _outcome(rc: int, drv_dir: Path, signals: int) -> tuple[str, str | None]:
     reason = summary.get("error") or (f"driver killed by signal {-rc}" if rc < 0 else f"driver exit status {rc}")
     tail = _tail(drv_dir / "stderr.log")
     return "failed", reason + (f"\n--- driver stderr (tail) ---\n{tail}" if tail else "")
+
+
+def _client_end(drv_dir: Path) -> float | None:
+    """The driver's client window end (unix s) from its summary; None without one."""
+    end = ((_read_json(drv_dir / "summary.json") or {}).get("client") or {}).get("end_unix_s")
+    return float(end) if isinstance(end, (int, float)) else None
 
 
 def _read_json(path: Path):
