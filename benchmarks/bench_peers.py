@@ -11,9 +11,14 @@ medians and the median of the per-pair ratios engbench / peer.
   per loaded link) and request requests/s (client CPU and server work per request).
 
 Server work comes from SHOW GLOBAL STATUS around each phase: statements = Questions,
-Handler_read_next + Handler_read_prev, Innodb_data_written (pages: lazy, flushed in the
-background, so noisy at small sizes), Innodb_os_log_written (redo), Innodb_buffer_pool_reads =
-buffer-pool misses.
+Handler_read_next + Handler_read_prev, Innodb_data_written (page writes: lazy, by the page
+cleaner), Innodb_os_log_written (redo), Innodb_buffer_pool_reads = buffer-pool misses. For iibench
+each run starts on a quiet server (both clients' databases dropped, no dirty page) and its window
+ends once the pages it dirtied are written (`quiesce`): without that, a run's data written counted
+whatever the previous run (the other client's, in alternating order) had left dirty, and the pages
+a client left dirty at its end depended on its speed (measured: iibench.py's 468 B/row after five
+engbench runs against engbench's 285-300 B/row, the opposite of the 1.50x alternating pairs had
+shown).
 
   .venv/bin/python benchmarks/bench_peers.py [--iibench PATH/iibench.py] [--linkbench DIR]
       [--pairs 3] [--engine innodb|myrocks] [--rows 1000000]
@@ -22,8 +27,8 @@ buffer-pool misses.
 iibench.py: one file of https://github.com/mdcallag/mytools (bench/ibench/iibench.py; `git clone`
 it anywhere, nothing to build). It imports MySQLdb (mysqlclient); where that is not installed it
 runs through PyMySQL's MySQLdb shim, a slower client: the output says which. rows/s is over each
-client's whole command (engbench run with its samplers and manifest: waiting for iostat's and
-vmstat's first and last reports costs it ~3 s, ~13% of a 1M-row run here; iibench.py with its
+client's whole command (engbench run with its samplers and manifest: its fixed cost, mostly waiting
+for iostat's and vmstat's report after the client's end, is ~1.3 s, ~10% of a 1M-row run here; iibench.py with its
 start-up and a reporter that notices the end within 1 s); "own rows/s" is each client's own figure
 (engbench: rows over the driver's client window; iibench.py: t_ips of its last report line).
 
@@ -120,30 +125,61 @@ def work_per(before: dict, after: dict, n: float) -> dict:
 
 # --- iibench ---
 
+def quiesce(db, drop=(), timeout=180.0) -> float:
+    """Drop the databases ``drop`` and wait until InnoDB's buffer pool holds no dirty page (its page
+    cleaner told to flush everything: innodb_max_dirty_pages_pct 0 while waiting, then as it was);
+    returns the seconds waited. Before a run: no earlier run's pages are flushed inside its window.
+    After a run: the pages it dirtied are written inside its window, whenever the cleaner gets to
+    them, so data written per row does not depend on how much was still dirty when the client
+    stopped (a faster client leaves more)."""
+    t0 = time.monotonic()
+    with db.connect().cursor() as cur:
+        for d in drop:
+            cur.execute(f"DROP DATABASE IF EXISTS {d}")
+        cur.execute("SELECT @@GLOBAL.innodb_max_dirty_pages_pct, @@GLOBAL.innodb_max_dirty_pages_pct_lwm")
+        pct, lwm = cur.fetchone()
+        cur.execute("SET GLOBAL innodb_max_dirty_pages_pct_lwm = 0")
+        cur.execute("SET GLOBAL innodb_max_dirty_pages_pct = 0")
+        try:
+            while time.monotonic() - t0 < timeout:
+                cur.execute("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
+                if int(cur.fetchone()[1]) == 0:
+                    break
+                time.sleep(0.2)
+            else:
+                raise RuntimeError(f"InnoDB still has dirty pages after {timeout:.0f} s")
+        finally:
+            cur.execute(f"SET GLOBAL innodb_max_dirty_pages_pct = {pct}")
+            cur.execute(f"SET GLOBAL innodb_max_dirty_pages_pct_lwm = {lwm}")
+    return time.monotonic() - t0
+
+
+IIBENCH_DATABASES = ("ibpy", "ibeb")
+
+
 def measured(db, run):
-    """run() -> (rows, client CPU s, wall s, the client's own rows/s, its own server counters or
-    None), rows possibly a function called once the server's counters are read (so that counting
-    rows is not counted as work); returns {"insert": rows/s over the whole command, the client's own
-    rows/s, CPU us/row and server work per row}. Server work is over the client's own window where
-    it records one (engbench: the driver's SHOW GLOBAL STATUS after its tables are made and after
-    its last insert), else over the whole command (iibench.py: it makes its tables, inserts and
-    exits; nothing else)."""
+    """run() -> (rows, client CPU s, wall s, the client's own rows/s), rows possibly a function called
+    once the server's counters are read (so that counting rows is not counted as work); returns
+    {"insert": rows/s over the whole command, the client's own rows/s, CPU us/row and server work
+    per row}. Both clients' server work is counted the same way: from a quiet server (both clients'
+    databases dropped, no dirty page) to the moment the pages the run dirtied are written
+    (quiesce), so it includes each one's CREATE TABLE and nothing of the other's run."""
+    quiesce(db, drop=IIBENCH_DATABASES)
+    with db.connect().cursor() as cur:
+        for d in IIBENCH_DATABASES:
+            cur.execute(f"CREATE DATABASE {d}")
     before, c0, t0 = status(db), child_cpu(), time.monotonic()
-    rows, cpu, wall, own, counters = run()
-    after = status(db)
-    if counters:
-        before, after = counters
-    rows = rows() if callable(rows) else rows
-    cpu = cpu if cpu is not None else child_cpu() - c0
+    rows, cpu, wall, own = run()
     wall = wall if wall is not None else time.monotonic() - t0
+    cpu = cpu if cpu is not None else child_cpu() - c0
+    quiesce(db)
+    after = status(db)
+    rows = rows() if callable(rows) else rows
     return {"insert": {"rows/s": rows / wall, "own rows/s": own, "client CPU us/row": cpu / rows * 1e6,
                        **work_per(before, after, rows)}}
 
 
 def iibench_py(db, args, tmp):
-    with db.connect().cursor() as cur:
-        cur.execute("DROP DATABASE IF EXISTS ibpy")
-        cur.execute("CREATE DATABASE ibpy")
     argv = [sys.executable, "-c", SHIM, args.iibench, "--dbms=mysql", f"--db_socket={db.socket}", "--db_user=root",
             "--db_name=ibpy", f"--engine={'rocksdb' if args.engine == 'myrocks' else 'innodb'}", "--setup",
             "--secondary_at_start", "--num_secondary_indexes=3", f"--max_rows={args.rows}", "--query_threads=0",
@@ -161,7 +197,7 @@ def iibench_py(db, args, tmp):
         # its own figure: t_ips (inserted / seconds since its start) of its last report line
         reports = [ln.split("\t") for ln in out.stdout.splitlines() if ln.count("\t") == 16]
         own = [float(r[3]) for r in reports if r[3].replace(".", "", 1).isdigit()]
-        return rows, None, None, own[-1] if own else float("nan"), None
+        return rows, None, None, own[-1] if own else float("nan")
     return measured(db, run)
 
 
@@ -175,16 +211,12 @@ def engbench_iibench(db, args, tmp: Path):
                            show_progress=False)
         if res.status != "ok":
             raise RuntimeError(f"engbench run failed: {res.error}")
-        d = res.run_dir / "driver"
-        s = json.loads((d / "summary.json").read_text())
+        s = json.loads((res.run_dir / "driver" / "summary.json").read_text())
         proc = s["driver_process"]
         # the driver's whole process CPU (a fair match for iibench.py's whole process)
         # its own figure: rows over the driver's client window (no samplers' start and stop)
-        # server work between the driver's own status reads: not engbench's server snapshots at the
-        # run's start and end, nor the page cleaner's work while the captures start and stop
         return (s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"], None,
-                s["documents_inserted"] / s["client"]["seconds"],
-                (driver_status(d / "engine_stats_before.json"), driver_status(d / "engine_stats_after.json")))
+                s["documents_inserted"] / s["client"]["seconds"])
     return measured(db, run)
 
 
