@@ -261,12 +261,11 @@ def workload_settings(home: Path) -> dict:
 
 
 def fresh_linkbench_databases(db, engine):
-    """Drop both clients' databases (fresh tables and an emptier buffer pool for every run) and make
-    LinkBench's tables."""
+    """Drop both clients' databases (fresh tables and an emptier buffer pool for every run), wait for
+    the previous run's dirty pages to be written, and make LinkBench's tables."""
     eng = "ROCKSDB" if engine == "myrocks" else "InnoDB"
+    quiesce(db, drop=("linkdb", "ebdb"))  # and no page of the previous run left to flush in this one
     with db.connect().cursor() as cur:
-        for d in ("linkdb", "ebdb"):
-            cur.execute(f"DROP DATABASE IF EXISTS {d}")
         cur.execute("CREATE DATABASE linkdb")
         for ddl in LB_DDL:
             cur.execute(ddl.format(engine=eng))
