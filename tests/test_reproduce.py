@@ -69,6 +69,8 @@ def test_the_reproduction_files_and_groups():
     assert [f.stem for f in reproduce.experiment_files(["004"])] == \
         ["repro_cache_pollution_read_once_false", "repro_cache_pollution_read_once_true"]
     assert reproduce.experiment_files(["iibench"]) == [f for f in files if "iibench" in f.stem]
+    rum = [f for f in files if f.stem.startswith("repro_ycsb_rum_")]
+    assert len(rum) == 3 and reproduce.experiment_files(["ycsb-rum"]) == reproduce.experiment_files(["rum"]) == rum
     with pytest.raises(params.ParamError, match="valid: iibench"):
         reproduce.experiment_files(["ycsb"])
     # every file is a matrix whose targets validate (caches fit under their memory limits), and

@@ -6,12 +6,14 @@ failed (sealed runs are kept), 2 refused (nothing run), 130 interrupted."""
 import sys
 from pathlib import Path
 
+from ..reproduce import GROUPS
+
 
 def register(sub):
     p = sub.add_parser("reproduce", help="re-measure every finding of the source documents (long: see README)")
     p.add_argument("--only", action="append", metavar="NAME",
-                   help="one experiment group: iibench (003), linkbench (000), sysbench-update (001), "
-                        "bulk-insert (002), cache-pollution (004), or a repro_*.yaml stem; repeatable")
+                   help="one experiment group: " + ", ".join(f"{g} ({n})" for g, (n, _) in GROUPS.items())
+                        + ", or a repro_*.yaml stem; repeatable")
     p.add_argument("--repeat", type=int, default=None,
                    help="repetitions of every experiment (default: each file's, 3); findings need 3")
     p.add_argument("--plan", action="store_true", help="say what would run and how long it should take; run nothing")
