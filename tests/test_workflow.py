@@ -154,7 +154,9 @@ def test_an_interrupted_workflow_resumes(tmp_path):
         while not (first.exists() and len(list(raw.iterdir())) == 2):  # the second run has started
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()[-3000:]
             time.sleep(0.2)
-        time.sleep(1.5)
+        # well inside the run: a tiny run ends ~1 s after its directory appears (the captures' last
+        # reports), and a signal any time before that makes it `interrupted`
+        time.sleep(0.3)
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in its terminal does
         proc.wait(timeout=120)
     finally:
