@@ -30,7 +30,10 @@ runs through PyMySQL's MySQLdb shim, a slower client: the output says which. row
 client's whole command (engbench run with its samplers and manifest: its fixed cost, mostly waiting
 for iostat's and vmstat's report after the client's end, is ~1.3 s, ~10% of a 1M-row run here; iibench.py with its
 start-up and a reporter that notices the end within 1 s); "own rows/s" is each client's own figure
-(engbench: rows over the driver's client window; iibench.py: t_ips of its last report line).
+(engbench: rows over the driver's client window; iibench.py: t_ips of its last report line, which
+moves in steps of its 1-s reports); "server rows/s" is the same clock for both, the server's: rows
+over the span from the first INSERT to the last one as its Com_insert counter shows them, polled
+every 20 ms (InsertClock).
 
 LinkBench: a checkout of https://github.com/facebookarchive/linkbench built outside this
 repository (`mvn -q -DskipTests package` with Maven and a JDK; Java 17 builds it), so that
@@ -68,6 +71,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -125,14 +129,14 @@ def work_per(before: dict, after: dict, n: float) -> dict:
 
 # --- iibench ---
 
-def quiesce(db, drop=(), timeout=180.0) -> float:
+def quiesce(db, drop=(), timeout=180.0) -> int:
     """Drop the databases ``drop`` and wait until InnoDB's buffer pool holds no dirty page (its page
     cleaner told to flush everything: innodb_max_dirty_pages_pct 0 while waiting, then as it was);
     returns the seconds waited. Before a run: no earlier run's pages are flushed inside its window.
     After a run: the pages it dirtied are written inside its window, whenever the cleaner gets to
     them, so data written per row does not depend on how much was still dirty when the client
-    stopped (a faster client leaves more)."""
-    t0 = time.monotonic()
+    stopped (a faster client leaves more). Returns the statements it sent (they count in Questions)."""
+    t0, sent = time.monotonic(), len(drop) + 5
     with db.connect().cursor() as cur:
         for d in drop:
             cur.execute(f"DROP DATABASE IF EXISTS {d}")
@@ -143,6 +147,7 @@ def quiesce(db, drop=(), timeout=180.0) -> float:
         try:
             while time.monotonic() - t0 < timeout:
                 cur.execute("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
+                sent += 1
                 if int(cur.fetchone()[1]) == 0:
                     break
                 time.sleep(0.2)
@@ -151,7 +156,69 @@ def quiesce(db, drop=(), timeout=180.0) -> float:
         finally:
             cur.execute(f"SET GLOBAL innodb_max_dirty_pages_pct = {pct}")
             cur.execute(f"SET GLOBAL innodb_max_dirty_pages_pct_lwm = {lwm}")
-    return time.monotonic() - t0
+    return sent
+
+
+class InsertClock:
+    """The server's own clock on a load: a thread polls its INSERT statement counter (Com_insert,
+    SHOW GLOBAL STATUS on its own connection; MariaDB 10.11 has no Innodb_rows_inserted) every
+    ``every`` seconds. `stop(rows)` gives rows / (t_b - t_a), t_a the last poll before the counter
+    first moved and t_b the first poll at its final value: the span from the first INSERT's start
+    to the last one's (a statement counts when it starts), in which all statements but the last ran
+    (server_rate), whatever either client does before its first
+    INSERT or after its last (start-up, reporting, a sampler's wait), to within one poll. Its own
+    statements are subtracted from the clients'."""
+
+    def __init__(self, db, every: float = 0.02):
+        self.db, self.every = db, every
+        self.samples, self.sent, self.error = [], 0, None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self):
+        try:
+            self._loop()
+        except Exception as exc:  # noqa: BLE001 - handed to stop() (and start() does not wait forever)
+            self.error = exc
+            self._stop.set()
+
+    def _loop(self):
+        with self.db.connect().cursor() as cur:
+            while True:
+                cur.execute("SHOW GLOBAL STATUS LIKE 'Com_insert'")
+                self.samples.append((time.monotonic(), int(cur.fetchone()[1])))
+                self.sent += 1
+                if self._stop.wait(self.every):
+                    return
+
+    def start(self):
+        self._thread.start()
+        while not self.samples and not self._stop.is_set():
+            time.sleep(0.005)
+        if self.error:
+            raise self.error
+        return self
+
+    def stop(self) -> float:
+        """Stop polling; (t_b - t_a in seconds, INSERT statements counted), (nan, 0) without any."""
+        self._stop.set()
+        self._thread.join()
+        if self.error:
+            raise self.error
+        base, final = self.samples[0][1], self.samples[-1][1]
+        moved = [i for i, (_, v) in enumerate(self.samples) if v > base]
+        if not moved:
+            return float("nan"), 0
+        t_a = self.samples[moved[0] - 1][0]
+        t_b = next(t for t, v in self.samples if v == final)
+        return t_b - t_a, final - base
+
+
+def server_rate(rows: int, statements: int, span: float) -> float:
+    """rows/s on the server's clock: the rows of all INSERTs but the last over the span from the
+    first's start to the last's (InsertClock), rows · (statements − 1) / statements / span (every
+    INSERT carries the same rows but maybe the last; nan with fewer than 2 statements)."""
+    return rows * (statements - 1) / statements / span if statements >= 2 and span > 0 else float("nan")
 
 
 IIBENCH_DATABASES = ("ibpy", "ibeb")
@@ -169,14 +236,17 @@ def measured(db, run):
         for d in IIBENCH_DATABASES:
             cur.execute(f"CREATE DATABASE {d}")
     before, c0, t0 = status(db), child_cpu(), time.monotonic()
+    clock = InsertClock(db).start()
     rows, cpu, wall, own = run()
     wall = wall if wall is not None else time.monotonic() - t0
     cpu = cpu if cpu is not None else child_cpu() - c0
-    quiesce(db)
+    span, statements = clock.stop()
+    sent = clock.sent + quiesce(db)
     after = status(db)
+    after["Questions"] -= sent  # the script's own polls are not the client's statements
     rows = rows() if callable(rows) else rows
-    return {"insert": {"rows/s": rows / wall, "own rows/s": own, "client CPU us/row": cpu / rows * 1e6,
-                       **work_per(before, after, rows)}}
+    return {"insert": {"rows/s": rows / wall, "own rows/s": own, "server rows/s": server_rate(rows, statements, span),
+                       "client CPU us/row": cpu / rows * 1e6, **work_per(before, after, rows)}}
 
 
 def iibench_py(db, args, tmp):
