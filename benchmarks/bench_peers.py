@@ -113,14 +113,18 @@ def child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
+def numeric(st: dict) -> dict:
+    """The integer counters of a SHOW GLOBAL STATUS result."""
+    return {k: int(v) for k, v in st.items() if str(v).lstrip("-").isdigit()}
+
+
 def status(db) -> dict:
-    return {k: int(v) for k, v in db.global_status().items() if str(v).lstrip("-").isdigit()}
+    return numeric(db.global_status())
 
 
 def driver_status(path: Path) -> dict:
     """SHOW GLOBAL STATUS as the driver recorded it (engine_stats_*.json of a server target)."""
-    return {k: int(v) for k, v in json.loads(path.read_text())["global_status"].items()
-            if str(v).lstrip("-").isdigit()}
+    return numeric(json.loads(path.read_text())["global_status"])
 
 
 def work_per(before: dict, after: dict, n: float) -> dict:
@@ -131,8 +135,8 @@ def work_per(before: dict, after: dict, n: float) -> dict:
 
 def quiesce(db, drop=(), timeout=180.0) -> int:
     """Drop the databases ``drop`` and wait until InnoDB's buffer pool holds no dirty page (its page
-    cleaner told to flush everything: innodb_max_dirty_pages_pct 0 while waiting, then as it was);
-    returns the seconds waited. Before a run: no earlier run's pages are flushed inside its window.
+    cleaner told to flush everything: innodb_max_dirty_pages_pct 0 while waiting, then as it was).
+    Before a run: no earlier run's pages are flushed inside its window.
     After a run: the pages it dirtied are written inside its window, whenever the cleaner gets to
     them, so data written per row does not depend on how much was still dirty when the client
     stopped (a faster client leaves more). Returns the statements it sent (they count in Questions)."""
@@ -162,12 +166,12 @@ def quiesce(db, drop=(), timeout=180.0) -> int:
 class InsertClock:
     """The server's own clock on a load: a thread polls its INSERT statement counter (Com_insert,
     SHOW GLOBAL STATUS on its own connection; MariaDB 10.11 has no Innodb_rows_inserted) every
-    ``every`` seconds. `stop(rows)` gives rows / (t_b - t_a), t_a the last poll before the counter
+    ``every`` seconds. `stop()` gives (t_b - t_a, statements), t_a the last poll before the counter
     first moved and t_b the first poll at its final value: the span from the first INSERT's start
     to the last one's (a statement counts when it starts), in which all statements but the last ran
-    (server_rate), whatever either client does before its first
-    INSERT or after its last (start-up, reporting, a sampler's wait), to within one poll. Its own
-    statements are subtracted from the clients'."""
+    (server_rate), whatever either client does before its first INSERT or after its last (start-up,
+    reporting, a sampler's wait), to within one poll. Its own statements (`sent`) are subtracted
+    from the clients'."""
 
     def __init__(self, db, every: float = 0.02):
         self.db, self.every = db, every
@@ -199,7 +203,7 @@ class InsertClock:
             raise self.error
         return self
 
-    def stop(self) -> float:
+    def stop(self) -> tuple[float, int]:
         """Stop polling; (t_b - t_a in seconds, INSERT statements counted), (nan, 0) without any."""
         self._stop.set()
         self._thread.join()

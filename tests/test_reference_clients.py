@@ -161,7 +161,7 @@ def test_iibench_py_variant_has_iibench_py_schema_indexes_and_values(server, scr
     assert n == 5000 and 0 <= pmin and pmax < 500 and cmax < 1000 and prmax < 10000 and cumax < 100000
     assert lmin == lmax == 10 and prefixed == 5000
     assert 1 <= stamps <= 5  # one timestamp per 1000-row commit
-    # generated a batch ahead against the server, in place on an embedded engine: the same stream
+    # the server was sent the stream an embedded engine is given
     kv = runs.execute(params.resolve("iibench", "sqlite", ["variant=iibench-py", "max_rows=5000", "query_threads=0"]),
                       out_dir=scratch / "raw", show_progress=False)
     assert kv.status == "ok" and json.loads((kv.run_dir / "driver" / "summary.json").read_text())["op_stream_hash"] \

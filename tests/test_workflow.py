@@ -145,7 +145,9 @@ def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_p
 
 def test_an_interrupted_workflow_resumes(tmp_path):
     root = tmp_path
-    exp = wf.write_experiment(tmp_path / "tiny.yaml", repeat=1, rows=20000)
+    # paced: each run's loader takes 2 s, so the signal below lands inside the second run however
+    # fast the machine (unpaced, a tiny run ended ~1 s after its directory appeared)
+    exp = wf.write_experiment(tmp_path / "tiny.yaml", repeat=1, rows=20000, rate=10000)
     raw, first = root / "raw", matrix.marker_path(root / "state", "tiny.sqlite.r1")
     proc = subprocess.Popen(wf.command(root, exp), cwd=root, env=wf.env(root), start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -154,9 +156,7 @@ def test_an_interrupted_workflow_resumes(tmp_path):
         while not (first.exists() and len(list(raw.iterdir())) == 2):  # the second run has started
             assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()[-3000:]
             time.sleep(0.2)
-        # well inside the run: a tiny run ends ~1 s after its directory appears (the captures' last
-        # reports), and a signal any time before that makes it `interrupted`
-        time.sleep(0.3)
+        time.sleep(0.5)  # inside the run's 2 s of loading
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in its terminal does
         proc.wait(timeout=120)
     finally:

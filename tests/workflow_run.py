@@ -21,7 +21,7 @@ engines: [{engines}]
 seed: 1
 repeat: {repeat}
 params:
-  max_rows: {rows}
+  max_rows: {rows}{rate}
   batch: 500
   loader_threads: 1
   num_secondary_indexes: 1
@@ -31,8 +31,10 @@ knobs:
 """
 
 
-def write_experiment(path: Path, engines=("sqlite", "lmdb"), repeat=2, rows=2000) -> Path:
-    path.write_text(TINY.format(engines=", ".join(engines), repeat=repeat, rows=rows))
+def write_experiment(path: Path, engines=("sqlite", "lmdb"), repeat=2, rows=2000, rate=None) -> Path:
+    """The tiny iibench experiment; `rate` (inserts/s) paces its loader, so that a run lasts rows / rate s."""
+    path.write_text(TINY.format(engines=", ".join(engines), repeat=repeat, rows=rows,
+                                rate=f"\n  target_rate: {rate}" if rate else ""))
     return path
 
 

@@ -169,9 +169,10 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                         out_log.flush()
                         bar.update_from_line(line)
                 rc = proc.wait()
+            summary = _read_json(drv_dir / "summary.json") or {}
             # one more report each, covering the client's last second (from its end, when known)
-            capture.wait_for_next_reports(tools, since=_client_end(drv_dir))
-            status, error = _outcome(rc, drv_dir, stopper.signals)
+            capture.wait_for_next_reports(tools, since=_client_end(summary))
+            status, error = _outcome(rc, summary, drv_dir, stopper.signals)
         except BaseException as exc:  # engbench itself failed
             status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
             error = f"{type(exc).__name__}: {exc}"
@@ -228,8 +229,8 @@ def _cleanup(sampler, tools, proc) -> None:
             pass
 
 
-def _outcome(rc: int, drv_dir: Path, signals: int) -> tuple[str, str | None]:
-    summary = _read_json(drv_dir / "summary.json") or {}
+def _outcome(rc: int, summary: dict, drv_dir: Path, signals: int) -> tuple[str, str | None]:
+    """The run's status and error from the driver's exit status, its summary and the signals."""
     if rc == 0 and not signals:
         return "ok", None
     stopped_by_signal = rc in (130, -signal.SIGINT, -signal.SIGTERM) or summary.get("status") == "interrupted"
@@ -242,9 +243,9 @@ def _outcome(rc: int, drv_dir: Path, signals: int) -> tuple[str, str | None]:
     return "failed", reason + (f"\n--- driver stderr (tail) ---\n{tail}" if tail else "")
 
 
-def _client_end(drv_dir: Path) -> float | None:
+def _client_end(summary: dict) -> float | None:
     """The driver's client window end (unix s) from its summary; None without one."""
-    end = ((_read_json(drv_dir / "summary.json") or {}).get("client") or {}).get("end_unix_s")
+    end = (summary.get("client") or {}).get("end_unix_s")
     return float(end) if isinstance(end, (int, float)) else None
 
 
