@@ -1,36 +1,100 @@
 #!/usr/bin/env bash
-# Everything engbench needs on a fresh Debian 12 machine, installed idempotently and cached:
-#   1. Debian packages (only the missing ones; one `apt-get update` when something is missing)
-#   2. WiredTiger 11.3.1 Release static library + wtperf (scripts/build_wiredtiger.sh, cached)
-#   3. the compiled driver (cached by a hash of its sources and the WiredTiger build)
-#   4. servers for the server targets and their tests: Debian MariaDB with MyRocks, FerretDB
-#      v1.24.2 built from its Go module (scripts/setup_servers.sh, cached)
-#   5. this checkout's own Python environment in ./.venv (pinned requirements.txt, engbench installed
-#      in editable mode from this checkout), made by uv from a download cache shared by all checkouts
-# Cache: $ENGBENCH_CACHE (default ~/.cache/engbench). Prints nothing but progress on stderr.
+# What engbench needs on a fresh Debian 12 machine, installed by need, idempotently and cached.
+#
+#   bash scripts/setup.sh [PART ...]        PART: core (always), servers, workflow, browser, tools, all
+#
+#   core      what the main job needs: Debian build packages and sysstat; this checkout's Python
+#             environment in ./.venv (pinned requirements.txt, engbench editable from this checkout,
+#             made by uv from a download cache shared by all checkouts); WiredTiger 11.3.1 as a
+#             Release static library + wtperf (scripts/build_wiredtiger.sh); the compiled driver and
+#             its unit tests (cached by a hash of their sources and the WiredTiger build)
+#   servers   MariaDB 10.11 with MyRocks, FerretDB v1.24.2 from its Go module (scripts/setup_servers.sh):
+#             the server targets (mariadb-innodb, mariadb-myrocks, mongodb) and their tests
+#   workflow  Slurm and munge (scripts/setup_workflow.sh): the workflow's cluster profile and its test
+#   browser   Debian's chromium and chromium-driver: the paper's browser checks (tests)
+#   tools     fio (engbench calibrate, engbench reproduce), sysbench and RocksDB's db_bench (the
+#             reference tools of benchmarks/ and of the reference-client tests)
+#   all       every part: what the test command needs
+#
+# `go.sh main` and `go.sh lab` set up core only; `go.sh test` sets up all; an engbench command that
+# needs a part it does not find runs this script for that part (engbench.setup.ensure).
+# Cache: $ENGBENCH_CACHE (default ~/.cache/engbench). Driver and WiredTiger builds that no checkout
+# uses any more are removed (the newest $ENGBENCH_KEEP_BUILDS, default 3, of each kind stay), and
+# set-up says which.
+# Prints nothing but progress on stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${ENGBENCH_CACHE:-$HOME/.cache/engbench}
+KEEP_BUILDS=${ENGBENCH_KEEP_BUILDS:-3}
 mkdir -p "$CACHE"
 log() { echo "setup: $*" >&2; }
 
-APT_PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev
-  swig libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
-  librocksdb-dev rocksdb-tools libbson-dev liblmdb-dev libsqlite3-dev
-  nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysbench
-  sysstat procps util-linux chromium chromium-driver fio)
-missing=()
-for p in "${APT_PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+parts=()
+for a in "${@:-core}"; do
+  case "$a" in
+    core) ;;
+    servers|workflow|browser|tools) parts+=("$a") ;;
+    all) parts+=(servers workflow browser tools) ;;
+    *) echo "setup.sh: unknown part '$a' (core, servers, workflow, browser, tools, all)" >&2; exit 2 ;;
+  esac
 done
-if [ ${#missing[@]} -gt 0 ]; then
+want() { local p; for p in "${parts[@]:-}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
+
+# Debian packages of the given names that are not installed yet, installed in one apt-get call
+# (one `apt-get update` first, only when something is missing).
+apt_need() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
   log "installing Debian packages: ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
-fi
+}
 
-# --- Python environment (before WiredTiger: its build uses pip download) ---
+# A cached build is in use while a checkout's build/ link points into it: each set-up records its
+# checkout in the build's `.users`. A build that no recorded checkout links any more (the checkout
+# moved on to another build, or is gone) is removed, except the newest $KEEP_BUILDS of its kind
+# (by last use), which stay for a quick switch back.
+use_build() {  # use_build DIR: this checkout uses DIR
+  touch "$1/.last-used"
+  grep -qxF "$here" "$1/.users" 2>/dev/null || echo "$here" >> "$1/.users"
+}
+in_use() {  # in_use DIR LINKNAME: some recorded checkout's build/LINKNAME resolves into DIR
+  local u target
+  [ -f "$1/.users" ] || return 1
+  while IFS= read -r u; do
+    target=$(readlink -f "$u/build/$2" 2>/dev/null) || continue
+    case "$target" in "$1"|"$1"/*) return 0 ;; esac
+  done < "$1/.users"
+  return 1
+}
+prune_builds() {  # prune_builds WHAT GLOB LINKNAME
+  local what=$1 glob=$2 link=$3 d stamp kept=0 removed=()
+  mapfile -t dirs < <(for d in $CACHE/$glob; do
+                        [ -f "$d/.complete" ] || continue   # a build in progress is never touched
+                        stamp="$d/.last-used"; [ -e "$stamp" ] || stamp=$d
+                        echo "$(stat -c %Y "$stamp") $d"
+                      done | sort -rn | cut -d' ' -f2-)
+  local hour_ago=$(( $(date +%s) - 3600 ))
+  for d in "${dirs[@]}"; do
+    if in_use "$d" "$link"; then continue; fi
+    # used in the last hour: another set-up may be linking it right now (its .users not yet written)
+    if [ "$(stat -c %Y "$d/.last-used" 2>/dev/null || stat -c %Y "$d")" -gt "$hour_ago" ]; then continue; fi
+    if [ $kept -lt "$KEEP_BUILDS" ]; then kept=$((kept + 1)); continue; fi
+    rm -rf "$d" && removed+=("$(basename "$d")")
+  done
+  [ ${#removed[@]} -eq 0 ] || log "removed ${#removed[@]} old $what build(s) that no checkout uses: ${removed[*]}"
+}
+
+# --- core: Debian packages the driver, WiredTiger and the captures need ---
+apt_need build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev \
+  libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev librocksdb-dev libbson-dev liblmdb-dev libsqlite3-dev \
+  nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysstat procps util-linux
+
+# --- core: Python environment (before WiredTiger: its build uses pip download) ---
 # Each checkout gets its own virtual environment in ./.venv with this checkout installed in editable
 # mode, so two clones on one machine never run each other's code. What is shared between checkouts
 # is uv's download cache ($CACHE/uv): a second checkout's environment is made from cached wheels in
@@ -47,6 +111,7 @@ if [ ! -f "$tools/.complete" ]; then
   "$tools/bin/pip" install --quiet "uv==$UV_VERSION" >&2
   touch "$tools/.complete"
 fi
+touch "$tools/.last-used"
 export UV_CACHE_DIR="$CACHE/uv" UV_PYTHON_DOWNLOADS=never UV_NO_PROGRESS=1
 venv="$here/.venv"
 env_key=$( (cat "$here/requirements.txt" "$here/pyproject.toml"; $PY --version; echo "$here") | sha256sum | cut -c1-12)
@@ -61,10 +126,11 @@ if [ "$(cat "$venv/.engbench-env" 2>/dev/null)" != "$env_key" ] \
   echo "$env_key" > "$venv/.engbench-env"
 fi
 
-# --- WiredTiger ---
+# --- core: WiredTiger ---
 wt_prefix=$(PATH="$tools/bin:$PATH" bash "$here/scripts/build_wiredtiger.sh" | tail -n 1)
+use_build "$wt_prefix"
 
-# --- driver ---
+# --- core: the driver and its unit tests ---
 drv_key=$( (cd "$here/driver" && find . -type f \( -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt \) -print0 \
             | sort -z | xargs -0 sha256sum; echo "$wt_prefix") | sha256sum | cut -c1-12)
 drv="$CACHE/driver-$drv_key"
@@ -75,12 +141,17 @@ if [ ! -f "$drv/.complete" ]; then
   ninja -C "$drv" >&2
   touch "$drv/.complete"
 fi
-# --- servers: private MariaDB (InnoDB, MyRocks) and FerretDB for the MongoDB client path ---
-bash "$here/scripts/setup_servers.sh"
-
-bash "$here/scripts/setup_workflow.sh"  # Slurm, munge: the workflow's cluster profile and its test
+use_build "$drv"
 mkdir -p "$here/build"
 ln -sfn "$drv/engbench-driver" "$here/build/engbench-driver"
 ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"
 ln -sfn "$wt_prefix" "$here/build/wiredtiger"
-log "ready"
+prune_builds driver 'driver-*' engbench-driver
+prune_builds WiredTiger 'wiredtiger-*' wiredtiger
+
+# --- the parts beyond the main job ---
+if want tools; then apt_need fio sysbench rocksdb-tools; fi
+if want browser; then apt_need chromium chromium-driver; fi
+if want servers; then bash "$here/scripts/setup_servers.sh"; fi
+if want workflow; then bash "$here/scripts/setup_workflow.sh"; fi
+log "ready (${parts[*]:-core})"

@@ -42,11 +42,15 @@ def server(request, tmp_path_factory):
 
 
 def linkbench(db, out, only: dict, extra=()):
-    """A linkbench run on `db` whose request mix is `only` (op param -> percent, the rest 0)."""
+    """A linkbench run on `db` whose request mix is `only` (op param -> percent, the rest 0). The graph
+    is the small log-normal one: what these tests assert (the statements per request, the index a read
+    uses, counts kept without a client lock) does not depend on the out-degrees, and LinkBench's own
+    degree data at maxid1=400 gives 2,400 links per node (a 960k-link load: 83 s of a 90-s test on
+    MyRocks, measured 2026-11-26); the real graph is test_refclients_linkbench.py's."""
     mix = [f"{m}={only.get(m, 0)}" for m in MIX]
     conn = ["mariadb.host=127.0.0.1", f"mariadb.port={db.port}", "mariadb.user=bench", "mariadb.database=rc"]
     req = params.resolve("linkbench", f"mariadb-{db.engine}",
-                         ["maxid1=400", "load_batch=50", "threads=1", *mix, *conn, *extra])
+                         ["graph=lognormal", "maxid1=400", "load_batch=50", "threads=1", *mix, *conn, *extra])
     res = runs.execute(req, out_dir=out, show_progress=False)
     assert res.status == "ok", res.error
     return res
@@ -110,8 +114,12 @@ def test_link_writes_take_at_most_two_statements(server, scratch, monkeypatch, o
 def test_concurrent_link_writes_keep_counts_without_a_client_lock(server, scratch, monkeypatch):
     """4 writers on few hot ids, no client-side lock: every count row equals its visible links."""
     monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    # MyRocks serves these hot-row writes ~40x slower than InnoDB (4000 requests: 155 s against 3 s here,
+    # no conflict retry: row-lock waits on the few count rows); 1000 requests on 4 writers still interleave
+    # every writer's count upserts on the same 30 ids
+    requests = 4000 if server.engine == "innodb" else 1000
     linkbench(server, scratch / "raw", {"addlink": 40, "updatelink": 20, "deletelink": 40},
-              ["requests=4000", "threads=4", "maxid1=30", "link_write_shape=1.5"])
+              [f"requests={requests}", "threads=4", "maxid1=30", "link_write_shape=1.5"])
     with server.connect().cursor() as cur:
         cur.execute("SELECT c.id, c.link_type, c.count, (SELECT COUNT(*) FROM rc.lb_link l WHERE l.id1=c.id AND "
                     "l.link_type=c.link_type AND l.visibility=1) FROM rc.lb_count c")

@@ -4,42 +4,16 @@ committed paper recomputes from them exactly (the reviewer's path, `engbench ver
 What is checked is the shipped set as committed (HEAD's data/raw, data/processed and paper/build,
 exported into a scratch directory), not whatever the working tree holds: the main job adds its runs
 to data/raw and rebuilds data/processed and paper/build from all of them, and the tests must pass
-however often it ran. The code under test is the working tree's."""
+however often it ran. The code under test is the working tree's. The
+export is made once per test run (conftest.py `shipped`); that an extra run beside the committed ones
+is named by verify is tested on a small set in test_verify.py."""
 
 import json
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from engbench import paths
 from engbench.run import rundir
-
-SHIPPED_PATHS = ("data/raw", "data/processed", "paper/build")
-
-
-def export_shipped(dest: Path) -> Path:
-    """HEAD's copy of the shipped reviewer set under `dest` (same relative paths); the working tree's
-    when the repository is not a git checkout (a source tarball has nothing else)."""
-    dest.mkdir(parents=True, exist_ok=True)
-    head = subprocess.run(["git", "-C", str(paths.REPO), "rev-parse", "--verify", "-q", "HEAD"],
-                          capture_output=True, text=True)
-    if head.returncode != 0:
-        for rel in SHIPPED_PATHS:
-            subprocess.run(["cp", "-a", str(paths.REPO / rel), str(dest / rel)], check=True)
-        return dest
-    archive = dest / "shipped.tar"
-    subprocess.run(["git", "-C", str(paths.REPO), "archive", "--format=tar", "-o", str(archive), "HEAD",
-                    "--", *SHIPPED_PATHS], check=True)
-    subprocess.run(["tar", "-xf", str(archive), "-C", str(dest)], check=True)
-    archive.unlink()
-    return dest
-
-
-@pytest.fixture(scope="module")
-def shipped(tmp_path_factory) -> Path:
-    return export_shipped(tmp_path_factory.mktemp("shipped"))
 
 
 def shipped_runs(root: Path) -> list[Path]:
@@ -99,21 +73,6 @@ def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path)
     assert out.returncode == 0, out.stdout + out.stderr
     numbers = json.loads((shipped / "paper" / "build" / "numbers.json").read_text())
     assert numbers, "the paper's inline numbers are recorded"
-
-
-def test_an_extra_run_beside_the_shipped_ones_is_named_by_verify(shipped, tmp_path):
-    """What the working tree gets after `go.sh main`: verify names the difference (it does not pass
-    silently), which is why the test above checks the shipped set in a scratch copy."""
-    raw = tmp_path / "raw"
-    subprocess.run(["cp", "-a", str(shipped / "data" / "raw"), str(raw)], check=True)
-    first = shipped_runs(shipped)[0]
-    subprocess.run(["cp", "-a", str(first), str(raw / (first.name + "-copy"))], check=True)
-    env = {"PATH": "/usr/bin:/bin", "ENGBENCH_PROCESSED_DIR": str(tmp_path / "processed")}
-    out = subprocess.run([sys.executable, "-m", "engbench.cli", "verify", "--raw", str(raw),
-                          "--paper", str(shipped / "paper")], capture_output=True, text=True,
-                         env=env, cwd=tmp_path, timeout=1800)
-    assert out.returncode == 1, out.stdout + out.stderr
-    assert "difference" in out.stderr
 
 
 def test_the_shipped_runs_seal_every_reproduction_target(shipped):

@@ -69,6 +69,16 @@ def test_deleted_and_extra_files(copy, capsys):
     assert "paper: numbers.json: runs: committed 2, recomputed 1" in out
 
 
+def test_an_extra_run_beside_the_committed_ones_is_named(copy, capsys):
+    """What a working tree gets after `go.sh main`: a sealed, intact run the paper was not built
+    from. verify does not pass in silence: the recomputed paper has one run more."""
+    first = sorted((copy / "raw").iterdir())[0]
+    shutil.copytree(first, copy / "raw" / (first.name + "-copy"))
+    rc, out = _verify(copy, capsys)
+    assert rc == 1
+    assert "paper: numbers.json: runs: committed 2, recomputed 3" in out, out
+
+
 def test_changed_number_in_committed_tables(copy, capsys):
     tables = copy / "paper" / "build" / "tables"
     csv = next(tables.glob("*.per_insert.csv"))

@@ -17,7 +17,7 @@ import sys
 import threading
 from pathlib import Path
 
-from .. import paths
+from .. import install, paths
 from . import capture, children, limits, machine, rundir, runs
 from .params import RunRequest
 
@@ -61,8 +61,10 @@ def fio_version() -> str | None:
 
 
 def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS)) -> runs.RunResult:
-    if not fio_version():
-        raise limits.LimitError("fio is not installed (Debian package fio; scripts/setup.sh installs it)")
+    try:  # set-up by need: fio is not part of the main job's set-up
+        install.ensure("tools", "engbench calibrate", lambda: None if fio_version() else "no fio")
+    except install.MissingPart as e:
+        raise limits.LimitError(str(e)) from None
     req = RunRequest("calibrate", "fio", knobs=dict(s.split("=", 1) for s in sets if "=" in s))
     lim, rest = limits.split(req.knobs)
     if rest or any("=" not in s for s in sets):

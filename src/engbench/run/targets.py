@@ -28,6 +28,7 @@ import json
 import os
 from pathlib import Path
 
+from .. import install
 from .params import ParamError
 from .servers import ServerError
 from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env
@@ -78,9 +79,10 @@ class TargetSession:
                               "to a private server engbench starts, not to an existing one (mariadb.host/port/socket)")
         if self.private:
             from .servers import mariadb as _mariadb
-            why = _mariadb.available()
-            if why:
-                raise TargetError(f"{self.engine}: cannot start a private MariaDB: {why}")
+            try:  # set-up by need: MariaDB is not part of the main job's set-up
+                install.ensure("servers", f"{self.engine} (a private MariaDB)", _mariadb.available)
+            except install.MissingPart as e:
+                raise TargetError(f"{self.engine}: cannot start a private MariaDB: {e}") from None
         self.uri = None
         if self.kind == "mongodb":
             self.uri = str(self.conn.get("uri") or os.environ.get(ENV_MONGO_URI) or "")
