@@ -18,7 +18,7 @@ esac
 if [ "$what" = test ]; then bash scripts/setup.sh all; else bash scripts/setup.sh core; fi
 case "$what" in
   main) exec .venv/bin/engbench main "$@" ;;
-  test) exec .venv/bin/python -m pytest --nbval-lax tests notebooks "$@" ;;
+  test) exec .venv/bin/python -m pytest -n 2 --dist loadgroup --nbval-lax tests notebooks "$@" ;;
   lab)
     root=(); [ "$(id -u)" = 0 ] && root=(--allow-root)   # JupyterLab refuses root unless told
     exec .venv/bin/jupyter lab --notebook-dir="$here/notebooks" --ip=127.0.0.1 --no-browser "${root[@]}" "$@" ;;

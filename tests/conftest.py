@@ -11,9 +11,14 @@ from pathlib import Path
 import pytest
 
 _SCRATCH = Path(tempfile.mkdtemp(prefix="engbench-tests-"))
+# An xdist worker inherits the controller's scratch variables: it takes its own (the first session to
+# end removes its scratch), keeping only a directory the user set before the tests started.
+_INHERITED = os.environ.get("ENGBENCH_TEST_SCRATCH")
 for _var, _sub in (("ENGBENCH_RAW_DIR", "raw"), ("ENGBENCH_PROCESSED_DIR", "processed"),
                    ("ENGBENCH_WORK_DIR", "work")):
-    os.environ.setdefault(_var, str(_SCRATCH / _sub))
+    if _var not in os.environ or (_INHERITED and os.environ[_var].startswith(_INHERITED)):
+        os.environ[_var] = str(_SCRATCH / _sub)
+os.environ["ENGBENCH_TEST_SCRATCH"] = str(_SCRATCH)
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -22,6 +27,12 @@ def pytest_sessionfinish(session, exitstatus):
         for d in dirs:
             os.chmod(os.path.join(root, d), 0o755)
     shutil.rmtree(_SCRATCH, ignore_errors=True)
+
+
+# Tests that measure the device or the page cache, or drop the page cache (which empties it for every
+# other test too), run one after another on one xdist worker (`--dist loadgroup`): beside them the
+# other worker runs anything else, which adds CPU and disk noise but never drops their caches.
+DEVICE = pytest.mark.xdist_group("device")
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ import pytest
 
 from engbench.run import children, limits, rundir
 from test_runs import engbench, wait_for
+from conftest import DEVICE
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root"), DEVICE]
 HEADLINE = ("randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops", "seqread_mb_per_s",
             "seqwrite_mb_per_s", "fsync_p50_us", "fsync_p99_us")
 

@@ -24,6 +24,7 @@ def imported_after(code: str) -> set[str]:
     return set(out.stdout.split())
 
 
+@pytest.mark.smoke
 def test_help_imports_nothing_heavy():
     mods = imported_after("import engbench.cli; engbench.cli.build_parser().format_help()")
     assert not {m for m in mods if m.split(".")[0] in HEAVY or m in HEAVY}, "engbench --help stays fast"
@@ -52,6 +53,7 @@ def test_a_missing_subcommand_module_is_an_error_not_a_hidden_command(monkeypatc
         cli.build_parser()
 
 
+@pytest.mark.smoke
 def test_every_subcommand_is_registered():
     helptext = cli.build_parser().format_help()
     for name in ("engines", "run", "main", "parse", "process", "check-published", "report", "verify"):
@@ -75,6 +77,7 @@ def test_a_failed_run_without_error_text_is_still_reported():
     assert main_job._first_line({"error": "driver died\nmore"}) == "driver died"
 
 
+@pytest.mark.smoke
 def test_notebook_parameters_are_checked_before_the_notebook_starts():
     nb = paths.REPO / "notebooks" / "iibench.ipynb"
     assert notebooks.notebook_parameters(nb, {"workload": "iibench", "seed": 2}) == {"seed": 2}

@@ -21,6 +21,9 @@ from engbench import paths
 from engbench.run import driver, rundir
 from engbench.normalize.device import limits_label
 from test_runs import engbench
+from conftest import DEVICE
+
+pytestmark = DEVICE
 
 ROOT = os.geteuid() == 0
 ROCKS = ["--set", "rocksdb.block_cache_size=4MB", "--set", "rocksdb.write_buffer_size=4MB"]

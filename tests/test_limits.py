@@ -21,8 +21,9 @@ from engbench.parsers import parse_iostat, parse_vmstat
 from engbench.parsers import since_boot_from_argv as iostat_since_boot
 from engbench.parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from test_runs import engbench, only_run_dir, start_engbench, wait_for
+from conftest import DEVICE
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root"), DEVICE]
 
 MEM = "48MB"  # tables below are >= 4x this on disk (asserted)
 ROCKS = ["--set", "rocksdb.block_cache_size=4MB", "--set", "rocksdb.write_buffer_size=4MB"]

@@ -13,8 +13,9 @@ from engbench.tables import build_tables, calibration_row
 from engbench.tables.read import read_calibration
 from test_process import make_run
 from test_runs import engbench
+from conftest import DEVICE
 
-pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
+pytestmark = [pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root"), DEVICE]
 LIMIT = "run.memory_limit=96MB"
 
 

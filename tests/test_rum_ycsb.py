@@ -17,6 +17,7 @@ import pytest
 from engbench import workloads
 from engbench.normalize.rum import engine_reads, own_read_amplification
 from engbench.tables import build_tables, find_runs, write_tables
+from conftest import DEVICE
 
 
 def _env(root):
@@ -204,6 +205,7 @@ def _own_reads_per_op(run_dir, r):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="cgroups need root")
+@DEVICE
 def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     capped = _run(tmp_path, "rocksdb", *CAPPED, "run.memory_limit=48MB")
     cached = _run(tmp_path, "rocksdb", *CAPPED)

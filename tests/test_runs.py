@@ -68,6 +68,7 @@ def assert_nothing_left(manifest, run_dir):
     assert leftovers == []
 
 
+@pytest.mark.smoke
 def test_run_is_complete_sealed_and_read_only(scratch):
     out = engbench("run", "iibench", "--engine", "sqlite", *TINY, "--no-progress")
     assert out.returncode == 0, out.stderr

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from engbench.run import rundir
 
 
@@ -20,6 +22,7 @@ def shipped_runs(root: Path) -> list[Path]:
     return sorted(p for p in (root / "data" / "raw").glob("*") if (p / "manifest.json").exists())
 
 
+@pytest.mark.smoke
 def test_shipped_runs_are_complete_and_intact(shipped):
     runs = shipped_runs(shipped)
     assert runs, "the repository ships the main job's runs"
@@ -49,6 +52,7 @@ def test_processed_tables_and_findings_regenerate_byte_identically_from_the_ship
         assert (out_dir / name).read_bytes() == (committed / name).read_bytes(), name
 
 
+@pytest.mark.smoke
 def test_the_shipped_reproduction_tests_every_finding_it_can(shipped):
     """The shipped runs hold the whole reproduction: every claim with a stand-in here is judged
     (holds / does not hold) on 3 or more repetitions; only claims without one are not testable."""
@@ -75,6 +79,7 @@ def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path)
     assert numbers, "the paper's inline numbers are recorded"
 
 
+@pytest.mark.smoke
 def test_the_shipped_runs_seal_every_reproduction_target(shipped):
     """Every target of every notebooks/params/repro_*.yaml file has its sealed, verified run in
     the shipped data/raw (so `engbench reproduce` on a clone runs nothing): 87 targets of the 15
