@@ -75,6 +75,9 @@ def execute_in_place(path: Path, timeout: int = 900):
             client.execute()
         except CellExecutionError as exc:
             raise RefreshError(f"{path.name}: {exc}") from None
+        finally:  # nbclient leaves a kernel manager it was given running
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
     return nb
 
 
