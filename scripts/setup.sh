@@ -146,6 +146,7 @@ mkdir -p "$here/build"
 ln -sfn "$drv/engbench-driver" "$here/build/engbench-driver"
 ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"
 ln -sfn "$wt_prefix" "$here/build/wiredtiger"
+ln -sfn "$tools/bin/uv" "$here/build/uv"   # tests/test_environment.py makes the analysis environment with it
 prune_builds driver 'driver-*' engbench-driver
 prune_builds WiredTiger 'wiredtiger-*' wiredtiger
 

@@ -32,7 +32,7 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
     en = (paths.REPO / "docs" / "adding-an-engine.md").read_text()
     for needle in ("driver/src/workloads/<name>/workload.cc", "store_kv.cc", "store_mariadb.cc",
                    "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads.py",
-                   "scripts/make_workload_notebooks.py", "notebooks/params/<name>_tiny.yaml",
+                   "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
                    "tests/test_layout.py"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
@@ -77,11 +77,11 @@ def test_every_workload_has_its_notebook_params_pin_and_paper_section(name):
     # the paper section: its introduction and table kinds the report knows
     assert len(w.intro) > 40, "the paper's section introduction"
     assert w.tables and all(k in tables.KINDS for k in w.tables), w.tables
-    # the notebook, generated, output-free (tests/test_notebooks.py runs it)
-    assert w.notebook and (paths.REPO / "notebooks" / w.notebook).is_file(), w.notebook
-    gen = (paths.REPO / "scripts" / "make_workload_notebooks.py").read_text() + \
-        (paths.REPO / "scripts" / "make_notebooks.py").read_text()
-    assert w.notebook in gen or f'"{name}"' in gen, f"{w.notebook} is made by a generator in scripts/"
+    # the notebook, a jupytext pair, output-free, that runs this workload (tests/test_notebooks.py
+    # checks its rules, nbval runs it)
+    nb = paths.REPO / "notebooks" / w.notebook if w.notebook else None
+    assert nb and nb.is_file() and nb.with_suffix(".py").is_file(), f"{w.notebook} and its paired .py"
+    assert f'experiments.run("{name}"' in nb.with_suffix(".py").read_text(), f"{w.notebook} runs {name}"
     # parameter files: a tiny one, and each names this workload
     stem = name.replace("-", "_")
     files = sorted((paths.REPO / "notebooks" / "params").glob(f"{stem}_*.yaml"))

@@ -20,6 +20,7 @@ SUBCOMMAND_MODULES = [
     "import_runs",
     "calibrate",
     "reproduce",
+    "notebooks",
 ]
 
 

@@ -1,5 +1,10 @@
 """What notebooks/rum_tradeoffs.ipynb calls: the measured read, write and space amplification of
-the shipped runs, one row per experiment and engine, and the same as one chart."""
+the shipped runs, one row per experiment and engine, and the YCSB runs' RUM corners.
+
+The notebook is committed with its outputs and checked strictly, also where the compiled driver is
+not installed (Binder), so its experiment titles are made without the driver's parameter defaults
+(`no_defaults`: a title that needs parameters lists all of them, with or without the driver; the
+paper's titles leave out the parameters at their defaults, which only the driver knows)."""
 
 from __future__ import annotations
 
@@ -8,8 +13,14 @@ from pathlib import Path
 import pandas as pd
 
 from .. import paths
-from . import charts, data, theme
+from . import data, theme
 from .paper import ENGINE_ORDER
+
+
+def no_defaults(workload: str) -> None:
+    """report.data.comparisons' `defaults_of` that does not ask the driver: titles come out the
+    same with and without it."""
+    return None
 
 
 def rum_summary(processed_dir=None) -> pd.DataFrame | None:
@@ -24,7 +35,7 @@ def rum_summary(processed_dir=None) -> pd.DataFrame | None:
     if proc["runs"].empty:
         return None
     rows = []
-    for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER):
+    for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER, defaults_of=no_defaults):
         for cfg in e.configs:
             g = e.runs[e.runs["config"] == cfg]
             rows.append({"experiment": e.title, "engine": cfg,
@@ -32,22 +43,6 @@ def rum_summary(processed_dir=None) -> pd.DataFrame | None:
                          **{col: round(float(pd.to_numeric(g[col]).mean()), 2)
                             for col in ("read_amp", "write_amp", "space_amp")}})
     return pd.DataFrame(rows)
-
-
-def rum_charts(processed_dir=None, raw_dir=None) -> list:
-    """The paper's RUM chart of every experiment (empty list when there are no runs)."""
-    d = Path(processed_dir) if processed_dir else paths.processed_dir()
-    try:
-        proc = data.load_processed(d)
-    except FileNotFoundError:
-        return []
-    manifests = data.load_manifests(raw_dir or paths.raw_dir(), proc["runs"]["run_id"])
-    out = []
-    for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER):
-        chart = charts.rum(e, data.where_label(manifests, e.runs))
-        if chart is not None:
-            out.append(chart)
-    return out
 
 
 # --- the YCSB side of RUM (notebooks/rum_tradeoffs.ipynb) --------------------------------

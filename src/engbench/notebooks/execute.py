@@ -25,10 +25,10 @@ import yaml
 from jupyter_client.manager import KernelManager
 from traitlets import CaselessStrEnum
 
-from . import paths
-from .run import rundir
-from .run.servers.redact import redact
-from .run.runs import SEAL_LATER_ENV
+from .. import paths
+from ..run import rundir
+from ..run.servers.redact import redact
+from ..run.runs import SEAL_LATER_ENV
 
 NOTEBOOKS = paths.REPO / "notebooks"
 

@@ -1,0 +1,147 @@
+"""Citable and licensed: CITATION.cff is valid CFF 1.2.0 (cffconvert), .zenodo.json says the same,
+the source documents have title, author, date and URL in data/published/sources.csv and the paper's
+reference list (paper/references.bib) is generated from them, the code has its licence, and
+third-party data carry theirs beside them.
+
+cffconvert pins jsonschema 3, which the Jupyter packages cannot share, so it runs in a small
+environment of its own, made by uv from the shared download cache (scripts/setup.sh)."""
+
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from engbench import citation, paths
+
+CFFCONVERT = "cffconvert==2.0.0"
+
+
+@pytest.fixture(scope="module")
+def cffconvert(tmp_path_factory) -> Path:
+    env_dir = tmp_path_factory.mktemp("cffconvert") / "env"
+    uv = paths.REPO / "build" / "uv"
+    assert uv.exists(), "build/uv is made by scripts/setup.sh"
+    uv_env = {**os.environ, "UV_CACHE_DIR": str(Path(os.environ.get("ENGBENCH_CACHE", Path.home() / ".cache" /
+                                                                       "engbench")) / "uv"),
+              "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}
+    subprocess.run([str(uv), "venv", "--quiet", "--python", sys.executable, str(env_dir)], env=uv_env, check=True)
+    subprocess.run([str(uv), "pip", "install", "--quiet", "--python", str(env_dir / "bin" / "python"), CFFCONVERT],
+                   env=uv_env, check=True, timeout=600)
+    return env_dir / "bin" / "cffconvert"
+
+
+def run_cffconvert(exe, *args):
+    return subprocess.run([str(exe), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_citation_cff_is_valid_cff_1_2_0(cffconvert, tmp_path):
+    out = run_cffconvert(cffconvert, "--validate", "-i", str(paths.REPO / "CITATION.cff"))
+    assert out.returncode == 0 and "valid according to schema version 1.2.0" in out.stdout, out.stdout + out.stderr
+    # the validator bites: the same file with a reference's date not a date, and without a title
+    text = (paths.REPO / "CITATION.cff").read_text()
+    for broken in (text.replace("date-published: 2016-10-12", "date-published: October 2016"),
+                   re.sub(r"(?m)^title: .*\n", "", text)):
+        (tmp_path / "CITATION.cff").write_text(broken)
+        assert run_cffconvert(cffconvert, "--validate", "-i", str(tmp_path / "CITATION.cff")).returncode != 0
+
+
+def test_zenodo_json_says_what_citation_cff_says(cffconvert):
+    out = run_cffconvert(cffconvert, "-f", "zenodo", "-i", str(paths.REPO / "CITATION.cff"))
+    assert out.returncode == 0, out.stderr
+    from_cff = json.loads(out.stdout)
+    zenodo = json.loads((paths.REPO / ".zenodo.json").read_text())
+    for key in ("title", "description", "creators", "keywords", "version"):
+        assert zenodo[key] == from_cff[key], key
+    assert zenodo["license"] == from_cff["license"]["id"] == "MIT"
+    assert zenodo["upload_type"] == "software"
+    assert zenodo["references"] == [citation.reference_text(d) for d in citation.documents()]
+    version = re.search(r'^version = "([^"]+)"', (paths.REPO / "pyproject.toml").read_text(), re.M).group(1)
+    assert zenodo["version"] == version, "CITATION.cff, .zenodo.json and pyproject.toml name one version"
+
+
+def test_every_source_document_has_title_author_date_and_url():
+    docs = citation.documents()
+    published = paths.REPO / "data" / "published"
+    named = {row["seed_file"] for name in ("sources.csv", "claims_in_text.csv", "numbers_in_text.csv")
+             for row in csv.DictReader(open(published / name, newline=""))} - {"(all)"}
+    assert sorted(d["seed_file"] for d in docs) == sorted(named), "one document per seed file any table names"
+    assert [d["seed"] for d in docs] == ["000", "001", "002", "003", "004"]
+    for d in docs:
+        assert d["title"] and d["author"] and d["site"] and re.fullmatch(r"\d{4}-\d{2}-\d{2}", d["date"]), d
+        assert d["url"].startswith(("http://", "https://")) and d["url_source"], d  # how it was confirmed
+
+
+def test_documents_refuse_rows_that_disagree_or_miss_a_field(tmp_path):
+    src = (paths.REPO / "data" / "published" / "sources.csv").read_text()
+    rows = list(csv.DictReader(src.splitlines()))
+    rows[1]["document_title"] += " (another title)"  # the second row of document 000
+    with open(tmp_path / "sources.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(citation.SourcesError, match="000_a3a626a83483af6f.txt disagree on title"):
+        citation.documents(tmp_path)
+    rows = list(csv.DictReader(src.splitlines()))
+    for r in rows:
+        if r["seed_file"].startswith("003_"):
+            r["document_date"] = "23 Dec 2014"
+    with open(tmp_path / "sources.csv", "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    with pytest.raises(citation.SourcesError, match="is not YYYY-MM-DD"):
+        citation.documents(tmp_path)
+
+
+def test_the_papers_reference_list_is_generated_from_sources_csv():
+    bib = (paths.REPO / "paper" / "references.bib").read_text()
+    assert bib == citation.bibtex(citation.documents()), \
+        "regenerate it: .venv/bin/python -m engbench.citation > paper/references.bib"
+    assert re.findall(r"@misc\{(source\d{3}),", bib) == [f"source{n:03d}" for n in range(5)]
+    out = subprocess.run([sys.executable, "-m", "engbench.citation"], capture_output=True, text=True, check=True)
+    assert out.stdout == bib
+
+
+def test_citation_cff_references_are_the_source_documents():
+    cff = yaml.safe_load((paths.REPO / "CITATION.cff").read_text())
+    refs = cff["references"]
+    docs = citation.documents()
+    assert len(refs) == len(docs)
+    for ref, doc in zip(refs, docs):
+        assert ref["title"] == doc["title"] and ref["url"] == doc["url"]
+        assert str(ref["date-published"]) == doc["date"]
+        assert [f"{a['given-names']} {a['family-names']}" for a in ref["authors"]] == [doc["author"]]
+        assert ref["notes"].startswith(f"engbench source {doc['seed']};")
+    assert cff["license"] == "MIT" and cff["version"] == json.loads((paths.REPO / ".zenodo.json").read_text())["version"]
+
+
+def test_the_code_is_mit_and_the_readme_says_what_else_is_licensed_how():
+    lic = (paths.REPO / "LICENSE").read_text()
+    assert lic.startswith("MIT License\n") and "Permission is hereby granted, free of charge" in lic
+    readme = (paths.REPO / "README.md").read_text()
+    section = readme[readme.index("## Licence and citation"):]
+    for needle in ("MIT", "CC-BY-4.0", "`data/raw`", "`data/processed`", "`paper/`", "`data/published`",
+                   "driver/data/linkbench", "CITATION.cff"):
+        assert needle in section, needle
+
+
+def test_third_party_data_carries_its_licence_beside_it():
+    """Every folder of third-party data the driver compiles in (driver/data/<name>/) holds the
+    licence text it came with and a README naming its source and licence; LinkBench's is the Apache
+    License 2.0, verbatim."""
+    folders = [p for p in (paths.REPO / "driver" / "data").iterdir() if p.is_dir()]
+    assert folders
+    for d in folders:
+        assert (d / "LICENSE").is_file() and (d / "README.md").is_file(), d
+        readme = (d / "README.md").read_text()
+        assert "Source:" in readme and "Licence:" in readme, d
+    lb = paths.REPO / "driver" / "data" / "linkbench"
+    text = (lb / "LICENSE").read_text()
+    assert "Apache License" in text and "Version 2.0, January 2004" in text and "END OF TERMS AND CONDITIONS" in text
+    assert (lb / "NOTICES").is_file() and "Apache License 2.0" in (lb / "README.md").read_text()
