@@ -4,7 +4,6 @@ kernel's environment)."""
 
 import os
 import shutil
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -59,30 +58,9 @@ def pytest_collection_modifyitems(config, items):
         items[:] = keep
 
 
-SHIPPED_PATHS = ("data/raw", "data/processed", "paper/build")
-
-
-def export_shipped(dest: Path) -> Path:
-    """HEAD's copy of the shipped reviewer set under `dest` (same relative paths); the working tree's
-    when the repository is not a git checkout (a source tarball has nothing else)."""
-    from engbench import paths
-    dest.mkdir(parents=True, exist_ok=True)
-    head = subprocess.run(["git", "-C", str(paths.REPO), "rev-parse", "--verify", "-q", "HEAD"],
-                          capture_output=True, text=True)
-    if head.returncode != 0:
-        for rel in SHIPPED_PATHS:
-            subprocess.run(["cp", "-a", str(paths.REPO / rel), str(dest / rel)], check=True)
-        return dest
-    archive = dest / "shipped.tar"
-    subprocess.run(["git", "-C", str(paths.REPO), "archive", "--format=tar", "-o", str(archive), "HEAD",
-                    "--", *SHIPPED_PATHS], check=True)
-    subprocess.run(["tar", "-xf", str(archive), "-C", str(dest)], check=True)
-    archive.unlink()
-    return dest
-
-
 @pytest.fixture(scope="session")
 def shipped(tmp_path_factory) -> Path:
     """The shipped runs, processed tables and paper as committed (HEAD), exported once per test run:
     what the main job adds to the working tree never makes the tests of the shipped set fail."""
-    return export_shipped(tmp_path_factory.mktemp("shipped"))
+    from engbench.notebooks.refresh import export_shipped
+    return export_shipped(tmp_path_factory.mktemp("shipped"), what=("data/raw", "data/processed", "paper/build"))

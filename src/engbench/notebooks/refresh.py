@@ -103,25 +103,26 @@ def refresh(names=None, folder: Path | None = None, raw_dir=None, processed_dir=
     return written
 
 
-def export_shipped(dest: Path, repo: Path | None = None) -> Path:
-    """The committed copy (git HEAD) of the shipped runs and tables (SHIPPED_PATHS) under `dest`, as
-    <dest>/data/raw and <dest>/data/processed; the working tree's when `repo` is not a git checkout
-    (a source archive). The main job adds runs to data/raw and rebuilds data/processed, so the
-    strict check of the shipped-data notebooks reads this copy, not the working tree."""
+def export_shipped(dest: Path, repo: Path | None = None, what: tuple = SHIPPED_PATHS) -> Path:
+    """The committed copy (git HEAD) of the shipped runs and tables (`what`, default SHIPPED_PATHS)
+    under `dest`, as <dest>/data/raw and <dest>/data/processed; the working tree's when `repo` is
+    not a git checkout (a source archive). The main job adds runs to data/raw and rebuilds
+    data/processed, so the strict check of the shipped-data notebooks reads this copy, not the
+    working tree (the tests of the shipped set export paper/build too)."""
     repo = Path(repo or paths.REPO)
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     head = subprocess.run(["git", "-C", str(repo), "rev-parse", "--verify", "-q", "HEAD"],
                           capture_output=True, text=True)
     if head.returncode != 0:
-        for rel in SHIPPED_PATHS:
+        for rel in what:
             (dest / rel).parent.mkdir(parents=True, exist_ok=True)
             subprocess.run(["cp", "-a", str(repo / rel), str(dest / rel)], check=True)
         return dest
-    archive = subprocess.Popen(["git", "-C", str(repo), "archive", "--format=tar", "HEAD", "--", *SHIPPED_PATHS],
+    archive = subprocess.Popen(["git", "-C", str(repo), "archive", "--format=tar", "HEAD", "--", *what],
                                stdout=subprocess.PIPE)
     subprocess.run(["tar", "-xf", "-", "-C", str(dest)], stdin=archive.stdout, check=True)
     archive.stdout.close()
     if archive.wait() != 0:
-        raise RuntimeError(f"git archive of {', '.join(SHIPPED_PATHS)} at HEAD failed in {repo}")
+        raise RuntimeError(f"git archive of {', '.join(what)} at HEAD failed in {repo}")
     return dest
