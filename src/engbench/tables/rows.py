@@ -12,6 +12,8 @@ from .. import normalize as nz
 from .. import workloads as registry
 from ..importer import machine_key
 from ..normalize import device as dev
+from ..normalize import machine as busy
+from ..normalize import sizes as sz
 from ..normalize import workloads as wl
 from .read import RunCaptures
 
@@ -30,7 +32,8 @@ RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "devi
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
              "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op",
              *(f"{c}_per_op" for c in dev.CG_COUNTERS),
-             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
+             *sz.SIZE_COLS, "secondary_index_bytes", "engine_cache_bytes", "machine_cpu_pct", "own_cpu_pct", "other_cpu_pct", "own_cpu_source"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -138,6 +141,10 @@ def run_rows(c: RunCaptures) -> dict:
     row["clients"] = dev.clients(params)
     for k, counter in (("proc_rkb_per_op", "read_bytes"), ("proc_wkb_per_op", "write_bytes")):
         row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
+    row.update(sz.sizes(row["engine"], disk.get("files")))
+    row["secondary_index_bytes"] = sz.secondary_index_bytes(row["engine"], disk.get("files"))
+    row["engine_cache_bytes"] = (man.get("run_limits") or {}).get("engine_cache_bytes")
+    row.update(busy.cpu_shares(vm_w, cg, proc, float(start), float(end), int(ncpu)))
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 
