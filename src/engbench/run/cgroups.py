@@ -312,7 +312,7 @@ def _owner_alive(group: Path) -> bool:
 def leftovers(base: Path | None = None) -> list[Path]:
     """Groups under engbench/ whose engbench process is gone (SIGKILLed, OOM-killed, crashed)."""
     base = base or root()
-    parents = [base / PARENT] if version(base) == 2 else [base / c / PARENT for c in ("memory", "blkio")]
+    parents = [base / PARENT] if version(base) == 2 else [base / c / PARENT for c in ("memory", "blkio", CPU_V1)]
     out = []
     for parent in parents:
         try:
