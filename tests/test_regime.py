@@ -3,6 +3,7 @@ database's bytes by kind, the gates of an experiment, and the wait for a quiet m
 then on a real run in a counting-only cgroup."""
 
 import json
+import os
 import math
 import subprocess
 import sys
@@ -55,7 +56,8 @@ def test_sizes_by_kind_by_hand():
     assert all(math.isnan(v) for v in sizes.sizes("lmdb", []).values())
 
 
-def test_a_busy_machine_puts_a_claim_out_of_the_sources_regime():
+def test_a_busy_machine_puts_a_claim_out_of_the_sources_regime(monkeypatch):
+    monkeypatch.setattr(findings.claims, "GATES", {})  # the quiet gate alone (the others: below)
     rates = {("repro_iibench_cache_large", "wiredtiger-lsm"): [100, 104, 98],
              ("repro_iibench_cache_medium", "wiredtiger-lsm"): [101, 99, 100],
              ("repro_iibench_cache_small", "wiredtiger-lsm"): [97, 103, 100]}
@@ -68,11 +70,11 @@ def test_a_busy_machine_puts_a_claim_out_of_the_sources_regime():
     assert "101 (98.0–104, n=3)" in f["measured"], "the values stay visible beside the verdict"
 
 
-def test_a_gate_judges_every_run_of_a_configuration(monkeypatch):
+def test_a_gate_judges_every_run_of_a_configuration():
     t = _tables({("repro_x", "rocksdb"): [1, 1, 1]})
     t["runs"]["cg_r_per_op"] = [0.95, 1.1, 0.4]
-    monkeypatch.setitem(regime.GATES, "repro_x", (regime.Gate("device_reads_per_op", lo=0.8, hi=1.25, source="s"),))
-    (q, dev) = regime.check(t, "repro_x", "rocksdb")
+    gates = {"repro_x": (regime.Gate("device_reads_per_op", lo=0.8, hi=1.25, source="s"),)}
+    (q, dev) = regime.check(t, "repro_x", "rocksdb", gates)
     assert q.passed and q.gate is regime.QUIET
     assert not dev.passed and dev.measured() == "device_reads_per_op 0.400–1.10 (n=3)"
     assert dev.gate.bound() == "device_reads_per_op 0.800–1.25 reads / op"
@@ -108,3 +110,54 @@ def test_a_counting_cgroup_gives_the_runs_own_cpu_and_io(scratch):
     r = pd.read_csv(scratch / "proc" / "runs.csv").iloc[0]
     assert r["own_cpu_source"] == "cgroup" and r["own_cpu_pct"] > 0 and r["other_cpu_pct"] >= 0
     assert r["limits"] == "none", "a counting-only group is no limit: the run groups with unlimited runs"
+
+
+# --- the inventory and the rules lock -------------------------------------------------------
+
+def _inventory():
+    from engbench import paths
+    from engbench.findings import inventory
+    return inventory.load(paths.REPO / "data" / "published")
+
+
+def test_every_finding_is_in_the_inventory_and_every_row_has_a_status_and_a_reason():
+    from engbench.findings import claims, inventory
+    inv = _inventory()
+    assert len(inv) > 150 and inv["id"].is_unique
+    ids = {f.id for f in claims.FINDINGS}
+    named = inventory.finding_ids(inv)
+    assert named <= ids, ("the inventory names findings that do not exist", named - ids)
+    assert ids - named == set(), ("findings that test no claim of the inventory", ids - named)
+    nt = inv[inv["status"] == inventory.NOT_TESTABLE_HERE]
+    assert (nt["reason_not_testable"].str.len() > 10).all(), "a claim not testable here says why"
+    counts = inventory.counts(inv)
+    assert counts["claims"] == sum(counts[s] for s in inventory.STATUSES) == len(inv)
+
+
+@pytest.mark.skipif(not (os.environ.get("ENGBENCH_SOURCES_DIR") and Path(os.environ["ENGBENCH_SOURCES_DIR"]).is_dir()),
+                    reason="ENGBENCH_SOURCES_DIR not set: the source documents are not part of the repository")
+def test_every_inventory_quote_and_every_findings_words_are_in_the_source_document():
+    from engbench.findings import claims
+    norm = lambda t: " ".join(t.split())  # noqa: E731
+    docs = {p.name: norm(p.read_text()) for p in Path(os.environ["ENGBENCH_SOURCES_DIR"]).glob("*.txt")}
+    inv = _inventory()
+    missing = [r["id"] for r in inv.to_dict("records") if norm(r["quote"]) not in docs[r["source_file"]]]
+    assert not missing, missing
+    for f in claims.FINDINGS:
+        for part in f.words.split(" … "):
+            assert norm(part).strip(". ") in docs[claims.SOURCE_FILE[f.source]], (f.id, part)
+
+
+def test_rules_are_locked_and_every_change_keeps_its_history():
+    """A rule (its values, text, minimum counts) matches its locked fingerprint for its version: a rule
+    moved without a new version fails here; a new version needs a history.Change for each step."""
+    from engbench.findings import claims, history
+    lock = history.read_lock()
+    for f in claims.FINDINGS:
+        assert f.id in lock, (f.id, "not locked: add it with `python -m engbench.findings.history --lock`")
+        assert lock[f.id]["version"] == f.version, (f.id, "version differs from the lock")
+        assert lock[f.id]["fingerprint"] == history.fingerprint(f), \
+            (f.id, "the rule changed without a new version and a history.Change")
+        versions = sorted(c.version for c in history.CHANGES if c.id == f.id)
+        assert versions == list(range(2, f.version + 1)), (f.id, versions)
+    assert {c.id for c in history.CHANGES} <= {f.id for f in claims.FINDINGS}

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import claims, measure, regime, rules
+from . import claims, history, inventory, measure, regime, rules
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
            "verdict", "why", "gate", "regime"]
@@ -56,8 +56,15 @@ def gate_results(tables: dict, finding: claims.Finding) -> list:
         if (p.experiment, p.engine) in seen:
             continue
         seen.add((p.experiment, p.engine))
-        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine)]
+        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine, claims.GATES)]
     return out
+
+
+def needs_results(tables: dict, finding: claims.Finding) -> list:
+    """[(pick label, regime.GateResult)] of the finding's minimum counts (Finding.needs)."""
+    picks = {p.label: p for p in finding.picks}
+    return [(label, r) for label, gate in finding.needs
+            for r in regime.check(tables, picks[label].experiment, picks[label].engine, claims.GATES, only=[gate])]
 
 
 def evaluate(tables: dict, finding: claims.Finding) -> dict:
@@ -68,6 +75,10 @@ def evaluate(tables: dict, finding: claims.Finding) -> dict:
     gates = gate_results(tables, finding)
     missed = [(cfg, r) for cfg, r in gates if not r.passed and r.values]
     v = finding.rule(got)
+    short = [(label, r) for label, r in needs_results(tables, finding) if not r.passed]
+    if short and v.verdict != rules.NOT_TESTABLE:
+        v = rules.Verdict(rules.NOT_TESTABLE, "; ".join(f"{label}: {r.measured()}, needs {r.gate.bound()}"
+                                                       for label, r in short))
     if missed and v.verdict != rules.NOT_TESTABLE:
         v = rules.Verdict(rules.NOT_IN_REGIME, "; ".join(f"{cfg}: {r.measured()}, gate {r.gate.bound()}"
                                                          for cfg, r in missed))
@@ -117,4 +128,4 @@ def tested(frame: pd.DataFrame) -> bool:
     return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
 
 
-__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]
+__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "regime", "history", "inventory", "COLUMNS", "VALUE_COLUMNS", "math"]

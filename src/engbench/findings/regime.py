@@ -14,7 +14,8 @@ its numbers.
         passes for a configuration iff every value of every run satisfies lo <= v <= hi
     check(tables, experiment, engine) -> [GateResult]     the gates of one configuration
 
-GATES maps each experiment file stem to its gates; QUIET applies to every reproduction run.
+The gates of each experiment file stem live with its source's findings (findings.claims.GATES);
+QUIET applies to every reproduction run.
 The bounds are chosen from the source documents and fixed before the runs they judge (rules.py,
 claims.py: a change after the data keeps its history)."""
 
@@ -101,6 +102,8 @@ QUANTITIES = {q.name: q for q in [
              _ratio(_col("secondary_index_bytes"), _col("engine_cache_bytes"))),
     Quantity("tables_per_cache", "×", "data + index bytes at the end ÷ the engine cache "
              "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes"))),
+    Quantity("checkpoints_in_window", "checkpoints", "checkpoints the engine began inside the client window "
+             "(runs.checkpoints_in_window, from the driver's checkpoint times)", _col("checkpoints_in_window")),
     Quantity("tables_per_memory_limit", "×", "data + index bytes at the end ÷ the run's memory limit "
              "(runs.table_bytes / limit.memory_bytes)", _ratio(_col("table_bytes"), _col("limit.memory_bytes"))),
 ]}
@@ -154,19 +157,17 @@ def _g(x: float) -> str:
 # tests: 40-70 % (medians per experiment).
 QUIET = Gate("other_cpu_pct", hi=10, source="a quiet machine: the source documents' servers ran the benchmark alone")
 
-GATES: dict[str, tuple] = {}
-
-
-def gates_for(experiment: str, engine: str) -> list[Gate]:
-    own = [g for g in GATES.get(experiment, ()) if g.engines is None or engine in g.engines]
+def gates_for(gates: dict, experiment: str, engine: str) -> list[Gate]:
+    """The gates of one configuration: QUIET for a reproduction experiment, then its own."""
+    own = [g for g in gates.get(experiment, ()) if g.engines is None or engine in g.engines]
     return [QUIET, *own] if experiment.startswith("repro_") else own
 
 
-def check(tables: dict, experiment: str, engine: str) -> list[GateResult]:
-    """Every gate of one configuration against every ok run of it (measure.runs_of)."""
+def check(tables: dict, experiment: str, engine: str, gates: dict, only: list | None = None) -> list[GateResult]:
+    """Every gate of one configuration (or the `only` gates) against every ok run of it."""
     runs = measure.runs_of(tables["runs"], experiment, engine)
     out = []
-    for g in gates_for(experiment, engine):
+    for g in (only if only is not None else gates_for(gates, experiment, engine)):
         vals = tuple(v for _, run in runs.iterrows() for v in QUANTITIES[g.quantity].fn(tables, run))
         out.append(GateResult(g, vals, bool(vals) and all(g.admits(v) for v in vals)))
     return out
