@@ -57,8 +57,8 @@ def counter_rate(run_dir, csv_name, column, start, end):
 
 def our_groups():
     base = cgroups.root()
-    return sorted(str(p) for c in ("memory", "blkio") for p in (base / c / cgroups.PARENT).glob(f"{os.getpid()}-*")) + \
-        sorted(str(p) for c in ("memory", "blkio") for p in (base / c / cgroups.PARENT).glob("*")
+    return sorted(str(p) for c in ("memory", "blkio", "cpuacct") for p in (base / c / cgroups.PARENT).glob(f"{os.getpid()}-*")) + \
+        sorted(str(p) for c in ("memory", "blkio", "cpuacct") for p in (base / c / cgroups.PARENT).glob("*")
                if p.is_dir() and not cgroups._owner_alive(p))
 
 

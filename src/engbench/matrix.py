@@ -178,7 +178,8 @@ def machine_lock(log=lambda msg: print(msg, file=sys.stderr)):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = False) -> Path:
+def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = False,
+               wait_quiet_s: float = 0) -> Path:
     """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
     directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
     Returns the run directory."""
@@ -194,7 +195,7 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
         result = None
         try:
             result = runs.execute(target.request, out_dir=raw, show_progress=show_progress,
-                                  experiment=params.description(target.params_file),
+                                  experiment=params.description(target.params_file), wait_quiet_s=wait_quiet_s,
                                   argv=["engbench.matrix", "run", target.key])
         finally:
             if outer is None:
@@ -227,6 +228,8 @@ def main(argv=None) -> int:
     p.add_argument("repetition", type=int)
     p.add_argument("marker", type=Path)
     p.add_argument("--raw", type=Path, default=None, help="default data/raw or ENGBENCH_RAW_DIR")
+    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                   help="wait for a quiet machine first (engbench.run.quiet)")
     args = ap.parse_args(argv)
     from .run import driver
 
@@ -238,7 +241,7 @@ def main(argv=None) -> int:
         match = [t for t in experiment_targets(args.file, [args.engine], repeat=args.repetition) if t.repetition == args.repetition]
         if not match:
             raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
-        print(run_target(match[0], args.raw or paths.raw_dir(), args.marker))
+        print(run_target(match[0], args.raw or paths.raw_dir(), args.marker, wait_quiet_s=args.wait_quiet))
         return 0
     except (params.ParamError, driver.InvalidConfig) as exc:
         print(f"engbench.matrix: refused, nothing written: {exc}", file=sys.stderr)

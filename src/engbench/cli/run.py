@@ -21,6 +21,9 @@ def register(sub):
     p.add_argument("--out", type=Path, help="parent of the run directory (default data/raw)")
     p.add_argument("--keep-data", action="store_true", help="keep the engine's data files after the run")
     p.add_argument("--no-progress", action="store_true")
+    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+                   help="first wait (at most SECONDS) for a quiet machine, and record what it saw "
+                        "(engbench reproduce passes it; engbench.run.quiet)")
     p.set_defaults(func=run)
 
 
@@ -29,7 +32,7 @@ def run(args) -> int:
         req = params.resolve(args.workload, args.engine, args.sets, args.params, args.seed)
         result = runs.execute(req, out_dir=args.out, argv=sys.argv, keep_data=args.keep_data,
                               show_progress=not args.no_progress,
-                              experiment=params.description(args.params))
+                              experiment=params.description(args.params), wait_quiet_s=args.wait_quiet)
     except (params.ParamError, driver.InvalidConfig) as exc:
         print(f"engbench run: refused, nothing written:\n{exc}", file=sys.stderr)
         return 2

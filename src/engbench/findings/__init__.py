@@ -12,7 +12,12 @@ them into a verdict. The columns:
     metric, subject                    what is measured here, on what
     published                          the document's own values for it (data/published), as printed
     measured                           per configuration: mean (min–max, n=repetitions)
-    rule, verdict, why                 the rule in words; holds / does not hold / not testable; the numbers
+    rule, verdict, why                 the rule in words; holds / does not hold / not testable /
+                                       not in the source's regime; the numbers
+    gate, regime                       the regime the claim needs (regime.GATES of every compared
+                                       configuration, with the quiet-machine gate) and what the
+                                       runs measured; a configuration whose runs miss a gate makes
+                                       the verdict "not in the source's regime", whatever the rule says
 """
 
 from __future__ import annotations
@@ -22,10 +27,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import claims, measure, rules
+from . import claims, history, inventory, measure, regime, rules
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
-           "verdict", "why"]
+           "verdict", "why", "gate", "regime"]
 VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
 
 
@@ -44,11 +49,42 @@ def published_text(published_dir: Path, spec: tuple) -> str:
     return "; ".join(f"{lab}: {val}" for lab, val in zip(frame[label], frame[column]))
 
 
+def gate_results(tables: dict, finding: claims.Finding) -> list:
+    """[(configuration label, regime.GateResult)] for every experiment × engine the finding compares."""
+    seen, out = set(), []
+    for p in finding.picks:
+        if (p.experiment, p.engine) in seen:
+            continue
+        seen.add((p.experiment, p.engine))
+        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine, claims.GATES)]
+    return out
+
+
+def needs_results(tables: dict, finding: claims.Finding) -> list:
+    """[(pick label, regime.GateResult)] of the finding's minimum counts (Finding.needs)."""
+    picks = {p.label: p for p in finding.picks}
+    return [(label, r) for label, gate in finding.needs
+            for r in regime.check(tables, picks[label].experiment, picks[label].engine, claims.GATES, only=[gate])]
+
+
 def evaluate(tables: dict, finding: claims.Finding) -> dict:
+    """The verdict of one finding: first its configurations' regime gates (a miss is
+    rules.NOT_IN_REGIME with the measured figure), then its rule on the measured samples."""
     got = measure.samples(tables, list(finding.picks)) if finding.picks else {}
-    v = finding.rule(got)
     shown = "; ".join(f"{k}: {rules.spread(xs)}" if xs else f"{k}: no run" for k, xs in got.items())
-    return {"verdict": v.verdict, "why": v.why, "measured": shown}
+    gates = gate_results(tables, finding)
+    missed = [(cfg, r) for cfg, r in gates if not r.passed and r.values]
+    v = finding.rule(got)
+    short = [(label, r) for label, r in needs_results(tables, finding) if not r.passed]
+    if short and v.verdict != rules.NOT_TESTABLE:
+        v = rules.Verdict(rules.NOT_TESTABLE, "; ".join(f"{label}: {r.measured()}, needs {r.gate.bound()}"
+                                                       for label, r in short))
+    if missed and v.verdict != rules.NOT_TESTABLE:
+        v = rules.Verdict(rules.NOT_IN_REGIME, "; ".join(f"{cfg}: {r.measured()}, gate {r.gate.bound()}"
+                                                         for cfg, r in missed))
+    return {"verdict": v.verdict, "why": v.why, "measured": shown,
+            "gate": "; ".join(sorted({r.gate.bound() for _, r in gates})),
+            "regime": "; ".join(f"{cfg}: {r.measured()}" for cfg, r in gates)}
 
 
 def table(tables: dict, published_dir=None) -> pd.DataFrame:
@@ -92,4 +128,4 @@ def tested(frame: pd.DataFrame) -> bool:
     return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
 
 
-__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "COLUMNS", "VALUE_COLUMNS", "math"]
+__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "regime", "history", "inventory", "COLUMNS", "VALUE_COLUMNS", "math"]

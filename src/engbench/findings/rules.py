@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass
 
 HOLDS, FAILS, NOT_TESTABLE = "holds", "does not hold", "not testable"
+NOT_IN_REGIME = "not in the source's regime"  # a run missed its experiment's gate (regime.py)
 MIN_REPEATS = 3
 
 

@@ -7,11 +7,11 @@ engbench.parsers; nothing here reads files."""
 from .costs import window_costs
 from .percentiles import latency_percentiles, partial_intervals, throughput_percentiles
 from .perop import (cpu_us_per_op, gib, max_rss_gb, mcpu_per_op, per_n, process_cpu_us_per_op,
-                    process_kb_per_op, rate, rate_per_op)
+                    process_cs_per_op, process_kb_per_op, rate, rate_per_op)
 from .rum import read_amplification, space_amplification, why_no_ratio, write_amplification
 from .windows import coverage, missed_seconds, trim_to_window
 
 __all__ = ["coverage", "missed_seconds", "trim_to_window", "why_no_ratio", "rate", "rate_per_op", "mcpu_per_op", "cpu_us_per_op",
-           "process_cpu_us_per_op", "process_kb_per_op", "per_n", "gib", "max_rss_gb", "latency_percentiles",
+           "process_cpu_us_per_op", "process_cs_per_op", "process_kb_per_op", "per_n", "gib", "max_rss_gb", "latency_percentiles",
            "throughput_percentiles", "partial_intervals", "window_costs", "read_amplification", "write_amplification",
            "space_amplification"]

@@ -90,3 +90,19 @@ def max_rss_gb(process: pd.DataFrame, start: float | None = None, end: float | N
     if start is not None:
         p = p[(p["t_unix_s"] >= start) & (p["t_unix_s"] <= end)]
     return gib(p["rss_bytes"].max()) if len(p) else float("nan")
+
+
+def process_cs_per_op(process: pd.DataFrame, start: float, end: float, ops: float) -> float:
+    """Context switches of the driver process (all its threads: the engine's too) per op, from its
+    samples (driver_process.csv ctx_voluntary + ctx_involuntary, psutil's num_ctx_switches):
+
+        (cs(end) − cs(start)) / ops
+
+    interpolated at the window bounds as process_cpu_us_per_op does. Unlike vmstat's cs it counts no
+    other process's switches. NaN with fewer than 2 samples, no such columns, or no ops."""
+    if len(process) < 2 or not ops or not {"ctx_voluntary", "ctx_involuntary"} <= set(process):
+        return float("nan")
+    p = process.sort_values("t_unix_s")
+    t = p["t_unix_s"].to_numpy(float)
+    cum = (p["ctx_voluntary"] + p["ctx_involuntary"]).to_numpy(float)
+    return (_interp(t, cum, end) - _interp(t, cum, start)) / ops

@@ -9,18 +9,46 @@ import pandas as pd
 from .. import findings as fnd
 from .tables import Table
 
-SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "verdict"]
+SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime", "verdict"]
+HISTORY_HEADERS = ["claim", "version", "changed", "runs then", "why", "old rule", "verdict under the old rule",
+                   "verdict now"]
+
+
+def regime_cell(row) -> str:
+    """"yes" when every gate of every compared configuration passed, else the first miss."""
+    if row["verdict"] == fnd.rules.NOT_IN_REGIME:
+        return "no: " + str(row["why"]).split("; ")[0]
+    return "yes" if row.get("gate") else "—"
 
 
 def summary_table(frame: pd.DataFrame) -> Table:
-    """One row per claim: id, source document, its words, what was measured, the verdict."""
+    """One row per claim: id, source document, its words, what was measured, whether its runs were in
+    the source's regime, the verdict."""
     printed = pd.DataFrame({"claim": frame["id"], "source": frame["source"].str[:3],
                             "the document's words": "“" + frame["words"] + "”",
                             "measured here": frame["metric"] + ", " + frame["subject"],
+                            "in the source's regime": [regime_cell(r) for r in frame.to_dict("records")],
                             "verdict": frame["verdict"]}, columns=SUMMARY_HEADERS)
     return Table(name="findings", title="Findings: the source documents' claims, measured here",
-                 caption="Each claim's rule, values and reason follow below; the verdicts are computed "
-                         "from data/processed by engbench.findings (rules in its docstring).",
+                 caption="Each claim's gates, values, rule and reason follow below; the verdicts are computed "
+                         "from data/processed by engbench.findings: first the regime gates of every compared "
+                         "configuration (a miss: \"not in the source's regime\"), then the rule.",
+                 printed=printed.reset_index(drop=True), means=pd.DataFrame())
+
+
+def history_table(hist: pd.DataFrame) -> Table | None:
+    """Every rule changed after runs existed: old and new, why, and the verdict under each."""
+    if hist.empty:
+        return None
+    printed = pd.DataFrame({"claim": hist["id"], "version": hist["version"].astype(str),
+                            "changed": hist["changed"] + " (" + hist["commit"] + ")", "runs then": hist["runs_then"],
+                            "why": hist["why"], "old rule": hist["old_rule"],
+                            "verdict under the old rule": hist["old_verdict"], "verdict now": hist["new_verdict"]},
+                           columns=HISTORY_HEADERS)
+    return Table(name="findings.history", title="Rules changed after runs existed",
+                 caption="engbench.findings.history: each rule changed after runs it judges existed, with the "
+                         "verdict the old rule gives on the same runs (the rules are locked: "
+                         "findings/rules.lock.json).",
                  printed=printed.reset_index(drop=True), means=pd.DataFrame())
 
 
@@ -39,19 +67,56 @@ def chart(values: pd.DataFrame, finding, unit: str):
                                      title=f"{finding.id}: {finding.metric}")
 
 
-def build(proc: dict, fig_dir, save, png: bool) -> tuple[pd.DataFrame, list[dict], Table | None]:
-    """(findings frame, one dict per finding for the template, the summary table or None when no
-    finding could be tested: the reproduction runs are not among the processed runs)."""
-    frame = fnd.table(proc)
+def inventory_table(inv: pd.DataFrame, counts: dict) -> Table | None:
+    """Per source document: the measurable claims it makes, how many are tested here, how many not
+    and why not (findings.inventory)."""
+    if inv.empty:
+        return None
+    rows = []
+    for doc in sorted({k.split(".")[0] for k in counts if "." in k}):
+        rows.append({"source": doc, "claims": str(counts[f"{doc}.claims"]),
+                     **{s: str(counts[f"{doc}.{s}"]) for s in fnd.inventory.STATUSES}})
+    rows.append({"source": "all", "claims": str(counts["claims"]), **{s: str(counts[s]) for s in fnd.inventory.STATUSES}})
+    return Table(name="findings.inventory", title="Every measurable claim of the source documents",
+                 caption="data/published/claims_inventory.csv: one row per sentence that asserts a measurable "
+                         "engine behaviour, quoted; tested (by the findings), not tested here (the reproduction "
+                         "runs no experiment for it; the file says which it would need) or not testable here "
+                         "(no such engine and no stand-in, another machine; the file says why).",
+                 printed=pd.DataFrame(rows, columns=["source", "claims", *fnd.inventory.STATUSES]), means=pd.DataFrame())
+
+
+def _write(table: Table, tables_dir) -> None:
+    for ext, body in (("md", table.markdown()), ("html", table.html()), ("csv", table.csv())):
+        (tables_dir / f"{table.name}.{ext}").write_text(body)
+
+
+def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
+    """(findings frame, one dict per finding for the template, the tables it wrote (summary, rule
+    history, inventory), the numbers the text quotes). Nothing but the inventory when no finding
+    could be tested (the reproduction runs are not among the processed runs)."""
+    from .. import paths
+    pub = published_dir or paths.REPO / "data" / "published"
+    frame = fnd.table(proc, pub)
+    inv = fnd.inventory.load(pub)
+    counts = fnd.inventory.counts(inv)
+    nums = {f"claims.{k.replace(' ', '_')}": str(v) for k, v in counts.items()}
     if not fnd.tested(frame):
-        return frame, [], None
+        return frame, [], [], nums
     values = fnd.values(proc)
     items = []
     for f, row in zip(fnd.claims.FINDINGS, frame.to_dict("records")):
         c = chart(values, f, f.chart_unit)
         fig = None
         if c is not None:
-            save(c, fig_dir / f"finding.{f.id}", png=png)
+            save(c, build_dir / "figures" / f"finding.{f.id}", png=png)
             fig = f"figures/finding.{f.id}.svg"
         items.append({**row, "figure": fig})
-    return frame, items, summary_table(frame)
+    tabs = [t for t in (summary_table(frame), history_table(fnd.history.verdicts(proc, fnd.claims.FINDINGS)),
+                        inventory_table(inv, counts)) if t is not None]
+    for t in tabs:
+        _write(t, build_dir / "tables")
+    verdicts = frame["verdict"].value_counts()
+    nums.update({"findings.claims": str(len(frame))} |
+                {f"findings.{v.replace(' ', '_').replace(chr(39), '')}": str(int(verdicts.get(v, 0)))
+                 for v in (fnd.rules.HOLDS, fnd.rules.FAILS, fnd.rules.NOT_TESTABLE, fnd.rules.NOT_IN_REGIME)})
+    return frame, items, tabs, nums

@@ -245,15 +245,11 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         for ext, body in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
             (build_dir / "tables" / f"{t.name}.{ext}").write_text(body)
     figs = _figures(exps, proc, machine_of, build_dir / "figures", png)
-    fnd_frame, fnd_items, fnd_table = findings.build(proc, build_dir / "figures", charts.save, png)
-    if fnd_table is not None:
-        tabs.append(fnd_table)
-        for ext, body in (("md", fnd_table.markdown()), ("html", fnd_table.html()), ("csv", fnd_table.csv())):
-            (build_dir / "tables" / f"findings.{ext}").write_text(body)
-        counts = fnd_frame["verdict"].value_counts()
-        nums.update({"findings.claims": str(len(fnd_frame))} |
-                    {f"findings.{v.replace(' ', '_')}": str(int(counts.get(v, 0)))
-                     for v in ("holds", "does not hold", "not testable")})
+    fnd_frame, fnd_items, fnd_tabs, fnd_nums = findings.build(proc, build_dir, charts.save, png)
+    tabs += fnd_tabs
+    nums.update(fnd_nums)
+    fnd_table = next((t for t in fnd_tabs if t.name == "findings"), None)
+    fnd_extra = {t.name: t for t in fnd_tabs}
     for s in secs:  # workload-level charts (ycsb's RUM)
         for stem, caption, chart in s.pop("charts"):
             if chart is not None:
@@ -273,7 +269,8 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
         formulas=methods.formulas(), processing=methods.processing_notes(), devices=dev_table,
-        findings=fnd_items, findings_table=fnd_table,
+        findings=fnd_items, findings_table=fnd_table, findings_history=fnd_extra.get("findings.history"),
+        claims_inventory=fnd_extra.get("findings.inventory"),
         n_manifests=len(manifests), isfinite=math.isfinite)
     text = re.sub(r"\n{3,}", "\n\n", text)
     (build_dir / "paper.md").write_text(text)

@@ -25,10 +25,13 @@ V2_IO_KEYS = {"read_iops": "riops", "write_iops": "wiops", "read_bps": "rbps", "
 V1_COUNTERS = {"memory": ["memory.failcnt", "memory.max_usage_in_bytes", "memory.oom_control", "memory.stat"],
                "blkio": ["blkio.throttle.io_serviced", "blkio.throttle.io_service_bytes"]}
 V2_COUNTERS = ["memory.events", "memory.peak", "memory.stat", "io.stat"]
-# cgroup.csv, sampled every second (capture.CgroupSampler): the group's own memory and its own
-# I/O on the data device (v1 blkio.throttle.io_serviced/_bytes, v2 io.stat), cumulative counters.
+# cgroup.csv, sampled every second (capture.CgroupSampler): the group's own memory, its own I/O on
+# the data device (v1 blkio.throttle.io_serviced/_bytes, v2 io.stat) and the CPU time its members
+# used (v1 cpuacct.usage, v2 cpu.stat usage_usec; nanoseconds), cumulative counters. cgroup.csv
+# files written before cpu_ns existed lack that column.
 SAMPLE_COLUMNS = ["mem_bytes", "mem_file_bytes", "mem_anon_bytes", "mem_limit_hits",
-                  "read_ios", "write_ios", "read_bytes", "write_bytes"]
+                  "read_ios", "write_ios", "read_bytes", "write_bytes", "cpu_ns"]
+CPU_V1 = "cpuacct"  # the v1 controller whose cpuacct.usage counts the group's CPU time
 
 
 class CgroupError(RuntimeError):
@@ -72,10 +75,12 @@ class RunGroup:
         if self.v == 2:
             return [self.base / PARENT]
         out = []
-        if self.limits.get("memory"):
-            out.append(self.base / "memory" / PARENT)
+        if self.limits.get("memory") or (self.base / "memory" / "memory.usage_in_bytes").exists():
+            out.append(self.base / "memory" / PARENT)  # also without a limit: the group's own memory counts
         if self._needs_io() or (self.base / "blkio" / "blkio.throttle.io_serviced").exists():
             out.append(self.base / "blkio" / PARENT)  # also without a throttle: the group's own I/O counts
+        if (self.base / CPU_V1 / "cpuacct.usage").exists():
+            out.append(self.base / CPU_V1 / PARENT)  # the group's own CPU time (other_cpu_pct)
         return out
 
     def create(self) -> "RunGroup":
@@ -104,7 +109,8 @@ class RunGroup:
 
     def _mkparent(self, parent: Path) -> None:
         ctrl = parent.parent
-        probe = "cgroup.controllers" if self.v == 2 else f"{ctrl.name}.{'limit_in_bytes' if ctrl.name == 'memory' else 'throttle.io_serviced'}"
+        probe = "cgroup.controllers" if self.v == 2 else {"memory": "memory.limit_in_bytes",
+                                                           CPU_V1: "cpuacct.usage"}.get(ctrl.name, "blkio.throttle.io_serviced")
         if not (ctrl / probe).exists():
             what = "memory" if ctrl.name == "memory" or self.limits.get("memory") else "blkio/io"
             raise CgroupError(f"no {what} cgroup controller at {ctrl} (no {probe}); "
@@ -113,6 +119,7 @@ class RunGroup:
             parent.mkdir(exist_ok=True)
             if self.v == 2:
                 _write(parent / "cgroup.subtree_control", "+memory +io")
+                _write(parent / "cgroup.subtree_control", "+cpu", missing_ok=True)  # CPU time: cpu.stat
         except OSError as exc:
             raise CgroupError(f"cannot create a cgroup under {ctrl}: {exc.strerror or exc} "
                               f"(limits need root and a writable cgroup hierarchy)") from exc
@@ -129,9 +136,11 @@ class RunGroup:
                 _write(group / "io.max", f"{self.device} {io}")
             return
         for group in self.dirs:
-            if group.parent.parent.name == "memory":
-                _write(group / V1_FILES["memory"], str(mem))
-            else:
+            kind = group.parent.parent.name
+            if kind == "memory":
+                if mem:
+                    _write(group / V1_FILES["memory"], str(mem))
+            elif kind == "blkio":
                 for k in V2_IO_KEYS:
                     if self.limits.get(k):
                         _write(group / V1_FILES[k], f"{self.device} {self.limits[k]}")
@@ -177,6 +186,11 @@ class RunGroup:
                            if line.split(" ", 1)[0] == self.device), {})
                 out.update(read_ios=io.get("rios", 0), write_ios=io.get("wios", 0),
                            read_bytes=io.get("rbytes", 0), write_bytes=io.get("wbytes", 0))
+            if kind == "v2":
+                usec = _kv(_read(group / "cpu.stat")).get("usage_usec")
+                out["cpu_ns"] = usec * 1000 if usec is not None else None
+            elif kind == CPU_V1:
+                out["cpu_ns"] = _int(_read(group / "cpuacct.usage"))
             elif kind == "blkio":
                 for unit, f in (("ios", "blkio.throttle.io_serviced"), ("bytes", "blkio.throttle.io_service_bytes")):
                     rows = {tuple(x.split()[:2]): int(x.split()[2]) for x in _read(group / f).splitlines()
@@ -298,7 +312,7 @@ def _owner_alive(group: Path) -> bool:
 def leftovers(base: Path | None = None) -> list[Path]:
     """Groups under engbench/ whose engbench process is gone (SIGKILLed, OOM-killed, crashed)."""
     base = base or root()
-    parents = [base / PARENT] if version(base) == 2 else [base / c / PARENT for c in ("memory", "blkio")]
+    parents = [base / PARENT] if version(base) == 2 else [base / c / PARENT for c in ("memory", "blkio", CPU_V1)]
     out = []
     for parent in parents:
         try:

@@ -1,5 +1,8 @@
 """Run limits: `run.memory_limit`, `run.read_iops`, `run.write_iops`, `run.read_bps`,
-`run.write_bps`, `run.drop_caches` (docs/run-format.md "Run limits").
+`run.write_bps`, `run.drop_caches`, and `run.cgroup` (docs/run-format.md "Run limits").
+
+`run.cgroup: true` gives a run its own cgroup without any limit, so that its device I/O and CPU
+time are counted apart from the rest of the machine (cgroup.csv): every reproduction run has one.
 
 They are written like knobs (`--set run.memory_limit=256MB`, `knobs: {run.read_iops: 150}` in an
 experiment file or a notebook) but never reach the driver: `split` takes them out of the knobs.
@@ -22,7 +25,8 @@ from .params import ParamError
 PREFIX = "run."
 SIZE_KEYS = ("memory_limit", "read_bps", "write_bps")
 COUNT_KEYS = ("read_iops", "write_iops")
-KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches")
+KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches", "cgroup")
+BOOL_TEXT = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 MiB = 1 << 20
 # Memory the process needs beside the engine's cache (driver: code, threads, buffers; a MariaDB
 # server: its own buffers and threads). An engine cache above limit - room is refused.
@@ -50,10 +54,14 @@ class RunLimits:
     read_bps: int | None = None
     write_bps: int | None = None
     drop_caches: str | None = None  # "start" | "between" | "both"; None: never
+    cgroup: bool = False  # a group of its own even without a limit (its counters: cgroup.csv)
     written: tuple = ()  # (key, value as written) pairs, for messages and the manifest
 
     def any_group_limit(self) -> bool:
         return any(getattr(self, k) for k in ("memory_limit",) + COUNT_KEYS + ("read_bps", "write_bps"))
+
+    def needs_group(self) -> bool:
+        return self.cgroup or self.any_group_limit()
 
     def drops_at_start(self) -> bool:
         return self.drop_caches in ("start", "both")
@@ -85,6 +93,13 @@ def _positive(key: str, value) -> int:
     return n
 
 
+def _bool(key: str, value) -> bool:
+    text = str(value).strip().lower()
+    if text not in BOOL_TEXT:
+        raise LimitError(f"run.{key} must be true or false, got {value!r}")
+    return BOOL_TEXT[text]
+
+
 def _drop_mode(value) -> str | None:
     """run.drop_caches as written → "start" | "between" | "both" | None (none)."""
     text = str(value).strip().lower()
@@ -103,7 +118,8 @@ def split(knobs: dict) -> tuple[RunLimits, dict]:
     if unknown:
         raise LimitError(f"unknown run limit {', '.join(PREFIX + k for k in unknown)}; "
                          f"valid: {', '.join(PREFIX + k for k in KEYS)}")
-    values = {k: (_drop_mode(v) if k == "drop_caches" else _positive(k, v)) for k, v in raw.items()}
+    values = {k: (_drop_mode(v) if k == "drop_caches" else _bool(k, v) if k == "cgroup" else _positive(k, v))
+              for k, v in raw.items()}
     return RunLimits(**values, written=tuple(sorted((k, str(v)) for k, v in raw.items()))), rest
 
 
@@ -187,7 +203,7 @@ def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Pa
     if lim.drop_caches and not (os.geteuid() == 0 and os.access(DROP_CACHES, os.W_OK)):
         raise LimitError(f"run.drop_caches={lim.as_written('drop_caches')} needs root: {DROP_CACHES} is not "
                          f"writable by uid {os.geteuid()}")
-    if not lim.any_group_limit():
+    if not lim.needs_group():
         return None
     data_parent.mkdir(parents=True, exist_ok=True)
     group = cgroups.RunGroup(f"{os.getpid()}-{name}", lim.group_limits(), device=disk_of(data_parent))

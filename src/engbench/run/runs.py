@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
-from . import capture, cgroups, children, driver, limits, machine, rundir, targets
+from . import capture, cgroups, children, driver, limits, machine, quiet, rundir, targets
 from .params import RunRequest
 from .progress import Progress
 
@@ -96,7 +96,7 @@ def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, ar
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
-            show_progress: bool = True, experiment: str | None = None) -> RunResult:
+            show_progress: bool = True, experiment: str | None = None, wait_quiet_s: float = 0) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
     housekeeping(out_dir)
     lim, _ = limits.split(req.knobs)
@@ -115,6 +115,14 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
         resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
         # Limits: checked and the run's cgroup made before the run directory exists (limits.py).
         group = limits.prepare(lim, req.engine, resolved.get("knobs"), name_guess, work)
+        before = None
+        if wait_quiet_s and not stopper.signals:  # a quiet machine first (quiet.py): what it saw goes in the manifest
+            print(f"engbench: waiting up to {wait_quiet_s:g} s for a quiet machine (<= {quiet.QUIET_PCT:g} % of all "
+                  f"CPUs busy for {quiet.SETTLE} s)", file=sys.stderr, flush=True)
+            before = quiet.wait(wait_quiet_s)
+            if not before["quiet"]:
+                print(f"engbench: warning: the machine stayed busy ({before['busy_pct_last']} % of all CPUs); "
+                      "running anyway, and the run records it", file=sys.stderr)
         if stopper.signals:  # asked to stop before anything was written
             limits.finish(lim, group, None, "interrupted", None)
             raise KeyboardInterrupt
@@ -139,6 +147,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
             manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
             manifest["experiment"] = experiment
+            if before is not None:
+                manifest["machine_before"] = before
             if tgt:
                 manifest["server"] = tgt.info
             manifest["run_limits"] = limits.record(lim, req.engine, resolved.get("knobs"), group)

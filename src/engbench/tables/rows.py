@@ -12,6 +12,8 @@ from .. import normalize as nz
 from .. import workloads as registry
 from ..importer import machine_key
 from ..normalize import device as dev
+from ..normalize import machine as busy
+from ..normalize import sizes as sz
 from ..normalize import workloads as wl
 from .read import RunCaptures
 
@@ -28,9 +30,10 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", 
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
-             "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op",
+             "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op", "proc_cs_per_op",
              *(f"{c}_per_op" for c in dev.CG_COUNTERS),
-             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
+             *sz.SIZE_COLS, "secondary_index_bytes", "engine_cache_bytes", "machine_cpu_pct", "own_cpu_pct", "other_cpu_pct", "own_cpu_source"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -39,7 +42,7 @@ INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "
 STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds", "requests", "q",
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
-             "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS), "cg_r_per_s",
              "cal_read_iops", "read_iops_use"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
@@ -138,6 +141,11 @@ def run_rows(c: RunCaptures) -> dict:
     row["clients"] = dev.clients(params)
     for k, counter in (("proc_rkb_per_op", "read_bytes"), ("proc_wkb_per_op", "write_bytes")):
         row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
+    row["proc_cs_per_op"] = nz.process_cs_per_op(proc, float(start), float(end), ops)
+    row.update(sz.sizes(row["engine"], disk.get("files")))
+    row["secondary_index_bytes"] = sz.secondary_index_bytes(row["engine"], disk.get("files"))
+    row["engine_cache_bytes"] = (man.get("run_limits") or {}).get("engine_cache_bytes")
+    row.update(busy.cpu_shares(vm_w, cg, proc, float(start), float(end), int(ncpu)))
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
 
@@ -167,6 +175,8 @@ def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, s
     ids = {"run_id": run_id}
     steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
              for r in wl.step_rows(summ.get("steps"), io, vm)]
+    for r in steps:  # the run's own device reads per second over the step (cg_r_per_op × updates/s)
+        r["cg_r_per_s"] = r["cg_r_per_op"] * r["q"] if r.get("q") == r.get("q") else np.nan
     load = wl.load_row(workload, summ.get("load"), io, vm, proc)
     loads = [{**ids, "workload": workload, **load}] if load else []
     cp = []

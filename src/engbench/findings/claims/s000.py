@@ -1,0 +1,134 @@
+"""Source document 000 (LinkBench on MongoRocks, WiredTiger and mmapV1 on a small server, cached and
+IO-bound, snappy and zlib): repro_linkbench_{cached,iobound}_{snappy,zlib}.yaml.
+
+The source's regime: 8 GB of RAM, 2 GB engine caches. Cached (maxid1=2M): the databases were 2.2–4.9 GB
+(1.1–2.5x the engine cache, all of it in RAM) and read nothing from storage (r/t 0); IO-bound (maxid1=40M):
+23–34 GB (3–4x RAM), 1.03–1.24 device reads per transaction. Both measured hour-long loops with
+checkpoints every 60 s (syncPeriodSecs). Here the same ratios, and a window that holds checkpoints."""
+
+from __future__ import annotations
+
+from .. import rules
+from ..regime import Gate
+from .base import Finding, Pick
+
+LB = {(db, c): f"repro_linkbench_{db}_{c}" for db in ("cached", "iobound") for c in ("zlib", "snappy")}
+BT, RX = "wiredtiger", "rocksdb"
+_SRC_IO = "IO-bound: 1.03–1.24 device reads per transaction (r/t), database 3–4x the 8 GB of RAM"
+_SRC_CACHED = "cached: the database 1.1–2.5x the 2 GB engine cache, in RAM: 0 reads per transaction"
+_CKPT = Gate("checkpoints_in_window", lo=3, engines=(BT,),
+             source="hour-long measured loops with a checkpoint every 60 s (syncPeriodSecs: 60)")
+GATES = {}
+for _c in ("snappy", "zlib"):
+    GATES[LB[("iobound", _c)]] = (
+        Gate("device_reads_per_op", lo=0.9, source=_SRC_IO),
+        Gate("tables_per_memory_limit", lo=4.0, source=_SRC_IO), _CKPT)
+    GATES[LB[("cached", _c)]] = (
+        Gate("device_reads_per_op", hi=0.01, source=_SRC_CACHED),
+        Gate("tables_per_cache", lo=1.5, hi=3.0, source=_SRC_CACHED + " (here: about 2x)"), _CKPT)
+
+
+def lb(engine, db, c, value, where=None, tag=""):
+    return Pick(f"{engine}, {db}, {c}{tag}", LB[(db, c)], engine, value, dict(where or {}))
+
+
+def _pub(db, what, column, where=None):
+    return (f"000_linkbench_{what}_{db}.csv", dict(where or {}), column, "engine_label_as_printed")
+
+
+_TPS = "transactions/s (1 requester, after warm-up)"
+_QW = "KB written per transaction (the driver process's task I/O)"
+FINDINGS = []
+for _db, _words in (("cached", "WiredTiger throughput is much worse with zlib than with snappy"),
+                    ("iobound", "Like the cached test, WiredTiger with zlib is much worse than with snappy")):
+    _p = (lb(BT, _db, "snappy", "q"), lb(BT, _db, "zlib", "q"))
+    FINDINGS.append(Finding(
+        f"000-wt-zlib-slower-{_db}", "000", _words, _TPS, f"WiredTiger B-tree, {_db}",
+        _pub(_db, "query", "tps", {"engine": "WiredTiger"}), _p,
+        lambda s, p=_p: rules.greater(s, p[0].label, p[1].label, 1.5),
+        "snappy >= 1.5× zlib (\"much\"), repetitions apart", "transactions/s",))
+
+_CPU = (lb(BT, "cached", "zlib", "driver_cpu_us_per_op"), lb(BT, "cached", "snappy", "driver_cpu_us_per_op"))
+_RCPU = (lb(RX, "cached", "zlib", "driver_cpu_us_per_op"), lb(RX, "cached", "snappy", "driver_cpu_us_per_op"))
+_LOADQ = {db: (lb(RX, db, "snappy", "loads:q", tag=" (load)"), lb(BT, db, "snappy", "loads:q", tag=" (load)"))
+          for db in ("cached", "iobound")}
+_LOADW = {db: (lb(RX, db, "snappy", "loads:proc_wkb_per_op", tag=" (load)"),
+               lb(BT, db, "snappy", "loads:proc_wkb_per_op", tag=" (load)")) for db in ("cached", "iobound")}
+_LOADSIZE = (lb(RX, "cached", "snappy", "loads:table_bytes", tag=" (after the load)"),
+             lb(BT, "cached", "snappy", "loads:table_bytes", tag=" (after the load)"))
+_QWR = (lb(RX, "cached", "snappy", "proc_wkb_per_op"), lb(BT, "cached", "snappy", "proc_wkb_per_op"))
+_SIZE = (lb(BT, "cached", "snappy", "table_bytes"), lb(RX, "cached", "snappy", "table_bytes"))
+_COMP = (lb(BT, "cached", "snappy", "table_bytes"), lb(BT, "cached", "zlib", "table_bytes"))
+_P99 = tuple(p for op in ("update_node", "get_node", "update_link", "get_links_list")
+             for p in (lb(RX, "cached", "snappy", "latency:p99_us", {"op": op}, f" {op}"),
+                       lb(BT, "cached", "snappy", "latency:p99_us", {"op": op}, f" {op}")))
+_EFF = tuple(p for v in ("proc_rkb_per_op", "proc_wkb_per_op", "driver_cpu_us_per_op")
+             for p in (lb(RX, "iobound", "snappy", v, tag=f" {v}"), lb(BT, "iobound", "snappy", v, tag=f" {v}")))
+_LOADRATE = (lb(BT, "cached", "snappy", "loads:q", tag=" (load)"), lb(BT, "iobound", "snappy", "loads:q", tag=" (load)"))
+
+
+def _pairs_less(s, picks):
+    return rules.all_of([rules.less(s, picks[i].label, picks[i + 1].label) for i in range(0, len(picks), 2)])
+
+
+FINDINGS += [
+    Finding("000-wt-zlib-cpu", "000",
+            "There is also a huge difference in the CPU overhead for WiredTiger with zlib compared to WT with snappy",
+            "CPU µs per transaction of the process running the engine (driver_process.csv)", "WiredTiger B-tree, cached",
+            _pub("cached", "query", "mcpu_per_txn", {"engine": "WiredTiger"}), _CPU,
+            lambda s: rules.greater(s, _CPU[0].label, _CPU[1].label, 2.0),
+            "zlib >= 2× snappy (\"huge\"), repetitions apart", "µs / transaction", version=2),
+    Finding("000-rocks-zlib-cpu-no-pattern", "000", "That pattern does not repeat for MongoRocks.",
+            "CPU µs per transaction of the process running the engine (driver_process.csv)", "RocksDB, cached",
+            _pub("cached", "query", "mcpu_per_txn", {"engine": "MongoRocks"}), _RCPU,
+            lambda s: rules.at_most(s, _RCPU[0].label, _RCPU[1].label, 2.0),
+            "zlib at most 2× snappy (no \"huge\" difference)", "µs / transaction"),
+    Finding("000-rocks-worst-insert-rate", "000", "MongoRocks has the worst insert rate",
+            "links + nodes loaded per second (2 loaders)", "RocksDB against WiredTiger, snappy, cached and IO-bound",
+            _pub("cached", "load", "ips"), _LOADQ["cached"] + _LOADQ["iobound"],
+            lambda s: _pairs_less(s, _LOADQ["cached"] + _LOADQ["iobound"]),
+            "RocksDB below WiredTiger in the cached and in the IO-bound load, repetitions apart", "inserts/s"),
+    Finding("000-rocks-writes-most-load", "000", "MongoRocks writes the most to storage per insert",
+            "KB written per insert during the load (the driver process's task I/O)",
+            "RocksDB against WiredTiger, snappy, cached and IO-bound", _pub("cached", "load", "wkb_per_insert"),
+            _LOADW["cached"] + _LOADW["iobound"],
+            lambda s: rules.all_of([rules.greater(s, p[0].label, p[1].label) for p in _LOADW.values()]),
+            "RocksDB above WiredTiger in the cached and in the IO-bound load, repetitions apart", "KB / insert",
+            version=3),
+    Finding("000-similar-space-after-load", "000", "MongoRocks and WiredTiger use a similar amount of space.",
+            "data + index bytes right after the load (WiredTiger's log files not counted)",
+            "RocksDB and WiredTiger, cached, snappy", _pub("cached", "load", "size_gb"), _LOADSIZE,
+            lambda s: rules.flat(s, [p.label for p in _LOADSIZE]),
+            "flat: the two means within 1.25× of each other (\"similar\")", "bytes"),
+    Finding("000-rocks-writes-least-query", "000", "MongoRocks writes the least amount to storage per transaction",
+            _QW, "RocksDB against WiredTiger, cached, snappy", _pub("cached", "query", "wkb_per_txn"), _QWR,
+            lambda s: rules.less(s, _QWR[0].label, _QWR[1].label),
+            "RocksDB below WiredTiger, repetitions apart", "KB / transaction", version=2),
+    Finding("000-wt-space-after-query", "000", "WT uses much more space after the query steps",
+            "data + index bytes at the end of the run (WiredTiger's preallocated log files not counted)",
+            "WiredTiger against RocksDB, cached, snappy", _pub("cached", "query", "size_gb"), _SIZE,
+            lambda s: rules.greater(s, _SIZE[0].label, _SIZE[1].label, 1.5),
+            "WiredTiger >= 1.5× RocksDB (\"much\"), repetitions apart", "bytes", version=2),
+    Finding("000-snappy-uses-more-space", "000",
+            "the cost of faster decompression is more space used for the database",
+            "data + index bytes at the end of the run", "WiredTiger, snappy against zlib, cached",
+            _pub("cached", "query", "size_gb", {"engine": "WiredTiger"}), _COMP,
+            lambda s: rules.greater(s, _COMP[0].label, _COMP[1].label),
+            "snappy above zlib, repetitions apart", "bytes"),
+    Finding("000-rocks-response-time", "000", "Response time is better for MongoRocks than for WiredTiger",
+            "p99 latency of updateNode, getNode, updateList, getLinkedList (µs)", "RocksDB against WiredTiger, cached, snappy",
+            _pub("cached", "query", "p99_ms_update_node"), _P99, lambda s: _pairs_less(s, _P99),
+            "RocksDB's p99 below WiredTiger's for each of the four operations, repetitions apart", "µs"),
+    Finding("000-rocks-best-efficiency-iobound", "000",
+            "MongoRocks provides the best efficiency with performance comparable to other engines.",
+            "KB read, KB written (the driver process's task I/O) and CPU µs per transaction",
+            "RocksDB against WiredTiger, IO-bound, snappy", _pub("iobound", "query", "rkb_per_txn"), _EFF,
+            lambda s: _pairs_less(s, _EFF),
+            "RocksDB below WiredTiger in KB read, KB written and CPU per transaction, repetitions apart",
+            "per transaction"),
+    Finding("000-load-rate-similar-small-large", "000",
+            "there isn't a substantial difference for 2m or 40m insert workload",
+            "links + nodes loaded per second", "WiredTiger, cached against IO-bound graph, snappy", (), _LOADRATE,
+            lambda s: rules.flat(s, [p.label for p in _LOADRATE]),
+            "flat: the two means within 1.25× of each other (no \"substantial difference\")", "inserts/s"),
+]

@@ -1,0 +1,56 @@
+"""Source document 002 (bulk insert of tiny {_id} documents into MongoDB 3.0 / WiredTiger on a
+36-core AWS instance, 16 loaders of 1000-document unordered bulk inserts, zlib, journal on):
+repro_bulk_insert_journal_{on,off}_{zlib,none}.yaml.
+
+The source's regime: documents of 22 bytes ({_id: ObjectId}), the collection compressed with zlib and
+its _id index with prefix compression only (MongoDB's defaults), 16 loaders of which 10 were found
+waiting in the journal's write (__wt_log_write) — the contention its journal claim is about."""
+
+from __future__ import annotations
+
+from .. import rules
+from .base import Finding, Pick
+
+GATES: dict = {}
+
+
+def bk(journal, comp, value, tag=""):
+    return Pick(f"journal {journal}, {comp}{tag}", f"repro_bulk_insert_journal_{journal}_{comp}", "wiredtiger", value)
+
+
+_DATA = (bk("off", "none", "wt_data_bytes", " (data)"), bk("off", "zlib", "wt_data_bytes", " (data)"))
+_INDEX = (bk("off", "none", "wt_index_bytes", " (index)"), bk("off", "zlib", "wt_index_bytes", " (index)"))
+_ZSIZES = (bk("off", "zlib", "wt_index_bytes", " (index)"), bk("off", "zlib", "wt_data_bytes", " (data)"))
+_JOURNAL = (bk("off", "zlib", "q"), bk("on", "zlib", "q"))
+
+
+def _ratio_rule(s):
+    """data none/zlib ratio above the index none/zlib ratio: compared per repetition pair."""
+    d = [a / b for a, b in zip(s[_DATA[0].label], s[_DATA[1].label]) if b]
+    i = [a / b for a, b in zip(s[_INDEX[0].label], s[_INDEX[1].label]) if b]
+    return rules.greater({"data none/zlib": d, "index none/zlib": i}, "data none/zlib", "index none/zlib")
+
+
+FINDINGS = [
+    Finding("002-data-compresses-more-than-index", "002",
+            "Data (Uncompressed/zlib compressed): 1024/224 = 4.57 … Index (Uncompressed/zlib compressed): "
+            "984/468.8 = 2.01",
+            "bytes on disk without compression / with zlib, data file and _id index file",
+            "WiredTiger, journal off",
+            ("002_file_sizes_totals_ratios.csv", {"item": "ratio"}, "value_as_printed", "quantity"),
+            _DATA + _INDEX, _ratio_rule,
+            "the data file's none/zlib ratio above the index file's, repetitions apart", "bytes"),
+    Finding("002-index-larger-than-data", "002",
+            "Data: … = 224 GB … Index: … = 468.8 GB … 50 Billion documents = 693 GB compressed with zlib",
+            "allocated bytes of the _id index and of the data file, zlib", "WiredTiger, journal off, zlib",
+            ("002_file_sizes_totals_ratios.csv", {"variant": "zlib", "quantity": "index GB x 16"},
+             "value_as_printed", "item"),
+            _ZSIZES, lambda s: rules.greater(s, _ZSIZES[0].label, _ZSIZES[1].label),
+            "index file above data file, repetitions apart", "bytes"),
+    Finding("002-journal-is-the-bottleneck", "002",
+            "it looks like WT commit+journaling is a contention point … disable WT journaling to verify that "
+            "it removes the bottleneck",
+            "documents/s (1000 per batch)", "WiredTiger, zlib, journal off against on", (),
+            _JOURNAL, lambda s: rules.greater(s, _JOURNAL[0].label, _JOURNAL[1].label, 1.1),
+            "journal off >= 1.1× journal on, repetitions apart", "documents/s"),
+]

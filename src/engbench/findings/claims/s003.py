@@ -1,0 +1,145 @@
+"""Source document 003 (iibench with 3 secondary indexes, a cache-size sweep: WiredTiger B-tree,
+WiredTiger LSM, mmapv1): repro_iibench_cache_{large,medium,small}.yaml.
+
+The source's regime, step by step (its per-200k table, 1000 documents per request: io.r is reads per
+200 requests, so per insert io.r / 1000): at 144G (buffered IO) the secondary indexes fit in the
+cache and the B-tree reads ~0 pages per insert (io.r 0.02 per 200k); at 32G (direct IO) ~0.09 per
+insert (17.66); at 8G (direct IO) ~1.1 per insert (215): secondary indexes several times the cache.
+Here: the secondary index bytes at the end are about 1/4, 1x and 4x the WiredTiger cache, direct
+IO on the two smaller steps, a fixed number of documents, and the gates below (issue 26)."""
+
+from __future__ import annotations
+
+from .. import rules
+from ..regime import Gate
+from .base import Finding, Pick, labels
+
+STEPS = (("repro_iibench_cache_large", "large cache"), ("repro_iibench_cache_medium", "medium cache"),
+         ("repro_iibench_cache_small", "small cache"))
+BT, LSM, RX, LM = "wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb"
+_SRC_SMALL = "8G, direct IO: io.r 215 per 200k inserts = 1.1 device reads per insert; indexes several times the cache"
+_SRC_LARGE = "144G, buffered IO: io.r 0.02 per 200k inserts; the secondary indexes fit in the cache"
+_SRC_PAGES = ("direct IO in the source: every WiredTiger cache miss is a device read, not a page-cache hit")
+GATES = {
+    "repro_iibench_cache_large": (
+        Gate("secondary_index_per_cache", hi=0.35, engines=(BT, LSM), source=_SRC_LARGE + " (here: about 1/4)"),
+        Gate("device_reads_per_op", hi=0.005, engines=(BT,), source=_SRC_LARGE)),
+    "repro_iibench_cache_medium": (
+        Gate("secondary_index_per_cache", lo=0.7, hi=1.5, engines=(BT, LSM),
+             source="32G, direct IO: io.r 17.66 per 200k inserts; the indexes about the cache's size (here: about 1x)"),
+        Gate("engine_misses_per_device_read", lo=0.8, hi=1.2, engines=(BT,), source=_SRC_PAGES)),
+    "repro_iibench_cache_small": (
+        Gate("secondary_index_per_cache", lo=3.0, engines=(BT, LSM), source=_SRC_SMALL + " (here: about 4x)"),
+        Gate("device_reads_per_op", lo=0.5, engines=(BT,), source=_SRC_SMALL),
+        Gate("engine_misses_per_device_read", lo=0.8, hi=1.2, engines=(BT,), source=_SRC_PAGES)),
+}
+# a KB-read rate says nothing when the device was barely read: at least this many of the run's own
+# device reads in a configuration whose reads a claim compares (below it: not testable)
+MIN_READS = 100
+
+
+def sweep(engine, value, tag=""):
+    return tuple(Pick(f"{engine}{tag}, {label}", exp, engine, value) for exp, label in STEPS)
+
+
+def _reads(*picks):
+    return tuple((p.label, Gate("device_reads", lo=MIN_READS, source="enough reads to measure a rate")) for p in picks)
+
+
+Q = {e: sweep(e, "q") for e in (BT, LSM, RX, LM)}
+W = {e: sweep(e, "proc_wkb_per_200k") for e in (BT, LSM, LM)}      # the driver process's task I/O
+R = {e: sweep(e, "proc_rkb_per_200k") for e in (BT, LSM, LM)}
+CPU = {e: sweep(e, "driver_cpu_us_per_op") for e in (BT, LSM)}      # the driver process's CPU µs / insert
+CS = {e: sweep(e, "proc_cs_per_200k") for e in (BT, LSM)}           # its context switches / 200k inserts
+SIZE = {e: sweep(e, "table_bytes") for e in (BT, LSM, LM)}          # data + index bytes at the end
+P = "003_iibench_per_200k_inserts.csv"
+_KBW = "KB written per 200k inserts (the driver process's task I/O)"
+_KBR = "KB read per 200k inserts (the driver process's task I/O)"
+_RATE = "inserts/s over the whole load (a fixed number of documents)"
+
+
+def _pub(column, engine=None):
+    return (P, {"engine": engine} if engine else {}, column, "engine_label_as_printed")
+
+
+FINDINGS = [
+    Finding("003-lsm-rate-flat", "003", "The insert rate for the LSM is insensitive to cache size", _RATE,
+            "WiredTiger LSM at three cache sizes", (), Q[LSM], lambda s: rules.flat(s, labels(Q[LSM])),
+            "flat: the largest mean within 1.25× the smallest", "docs/s"),
+    Finding("003-rocksdb-rate-flat", "003", "The insert rate for the LSM is insensitive to cache size", _RATE,
+            "RocksDB (leveled LSM) at three cache sizes", (), Q[RX], lambda s: rules.flat(s, labels(Q[RX])),
+            "flat: the largest mean within 1.25× the smallest", "docs/s"),
+    Finding("003-btree-rate-falls", "003", "The insert rate for the b-tree is sensitive to cache size", _RATE,
+            "WiredTiger B-tree at three cache sizes", (), Q[BT],
+            lambda s: rules.trend(s, labels(Q[BT]), up=False, factor=1.5),
+            "falls at every step, largest cache / smallest >= 1.5 (\"sensitive\"), ends apart", "docs/s"),
+    Finding("003-btree-vs-lsm-crossover", "003",
+            "goes from being much better than the LSM when the secondary index data stays in cache to "
+            "much worse than the LSM when it does not", "inserts/s, B-tree against LSM",
+            "WiredTiger B-tree and LSM, largest and smallest cache", (), (Q[BT][0], Q[LSM][0], Q[BT][-1], Q[LSM][-1]),
+            lambda s: rules.all_of([rules.greater(s, Q[BT][0].label, Q[LSM][0].label, 1.5),
+                                    rules.less(s, Q[BT][-1].label, Q[LSM][-1].label, 1.5)]),
+            "B-tree >= 1.5× LSM at the large cache and LSM >= 1.5× B-tree at the small one (\"much\"), "
+            "repetitions apart", "docs/s"),
+    Finding("003-kbw-lsm-below-btree", "003", "The WiredTiger LSM is always more efficient than the btree", _KBW,
+            "WiredTiger LSM and B-tree at each cache size", _pub("io_kb_written_per_200k_inserts"), W[BT] + W[LSM],
+            lambda s: rules.all_of([rules.less(s, lw.label, bw.label) for bw, lw in zip(W[BT], W[LSM])]),
+            "LSM below B-tree at every cache size, repetitions apart", "KB / 200k inserts", version=2),
+    Finding("003-kbw-lsm-flat", "003", "and the rate doesn't grow as the cache shrinks", _KBW,
+            "WiredTiger LSM at three cache sizes", _pub("io_kb_written_per_200k_inserts", "WiredTiger LSM"), W[LSM],
+            lambda s: rules.all_of([rules.at_most(s, W[LSM][1].label, W[LSM][0].label),
+                                    rules.at_most(s, W[LSM][2].label, W[LSM][0].label)]),
+            "medium and small cache each at most 1.25× the large cache (\"doesn't grow\")", "KB / 200k inserts"),
+    Finding("003-kbw-btree-grows", "003", "The IO rate grows a lot for the WiredTiger btree as the cache shrink", _KBW,
+            "WiredTiger B-tree at three cache sizes", _pub("io_kb_written_per_200k_inserts", "WiredTiger b-tree"), W[BT],
+            lambda s: rules.trend(s, labels(W[BT]), up=True, factor=1.5),
+            "rises at every step, smallest cache / largest >= 1.5 (\"a lot\"), ends apart", "KB / 200k inserts",
+            version=2),
+    Finding("003-kbr-btree-grows", "003", "The WiredTiger btree rate grows fast as the cache shrinks", _KBR,
+            "WiredTiger B-tree at three cache sizes", _pub("io_kb_read_per_200k_inserts", "WiredTiger b-tree"), R[BT],
+            lambda s: rules.trend(s, labels(R[BT]), up=True, factor=2.0),
+            "rises at every step, smallest cache / largest >= 2 (\"fast\"), ends apart", "KB / 200k inserts",
+            version=2, needs=_reads(R[BT][-1])),
+    Finding("003-kbr-lsm-flat-when-small", "003", "the LSM is rate does not grow as the cache is reduced from 32G to 8G",
+            _KBR, "WiredTiger LSM, the medium and small cache", _pub("io_kb_read_per_200k_inserts", "WiredTiger LSM"),
+            R[LSM][1:], lambda s: rules.at_most(s, R[LSM][2].label, R[LSM][1].label),
+            "small cache at most 1.25× the medium cache (\"does not grow\")", "KB / 200k inserts",
+            version=3, needs=_reads(*R[LSM][1:])),
+    Finding("003-lsm-reads-less", "003",
+            "A log structured merge tree (LSM) has optimizations that reduce the amount of reads from and writes "
+            "to storage for a write-heavy workload.", _KBR, "WiredTiger LSM against B-tree, medium and small cache",
+            (), R[BT][1:] + R[LSM][1:],
+            lambda s: rules.all_of([rules.less(s, R[LSM][i].label, R[BT][i].label) for i in (1, 2)]),
+            "LSM below B-tree at the medium and the small cache, repetitions apart", "KB / 200k inserts",
+            needs=_reads(R[BT][-1])),
+    Finding("003-btree-cs-spike", "003", "Note the spike for the WiredTiger btree as the cache size is decreased.",
+            "context switches per 200k inserts (the driver process's own, all its threads)",
+            "WiredTiger B-tree at three cache sizes", _pub("vm_cs_per_200k_inserts", "WiredTiger b-tree"), CS[BT],
+            lambda s: rules.trend(s, labels(CS[BT]), up=True, factor=1.5),
+            "rises at every step, smallest cache / largest >= 1.5 (\"spike\"), ends apart", "switches / 200k inserts"),
+    Finding("003-btree-cpu-spike", "003", "Again there is a spike for the WiredTiger btree",
+            "CPU µs per insert (the driver process's own)", "WiredTiger B-tree at three cache sizes",
+            _pub("vm_us_plus_sy_x1e6_normalized", "WiredTiger b-tree"), CPU[BT],
+            lambda s: rules.trend(s, labels(CPU[BT]), up=True, factor=1.5),
+            "rises at every step, smallest cache / largest >= 1.5 (\"spike\"), ends apart", "µs / insert"),
+    Finding("003-lsm-cpu-no-spike", "003", "and none for the LSM", "CPU µs per insert (the driver process's own)",
+            "WiredTiger LSM at three cache sizes", _pub("vm_us_plus_sy_x1e6_normalized", "WiredTiger LSM"), CPU[LSM],
+            lambda s: rules.flat(s, labels(CPU[LSM])), "flat: the largest mean within 1.25× the smallest",
+            "µs / insert"),
+    Finding("003-lsm-more-cpu-large-cache", "003", "but the LSM uses much more CPU when the cache isn't small",
+            "CPU µs per insert (the driver process's own)", "WiredTiger LSM against B-tree, large and medium cache",
+            (), CPU[LSM][:2] + CPU[BT][:2],
+            lambda s: rules.all_of([rules.greater(s, CPU[LSM][i].label, CPU[BT][i].label, 1.5) for i in (0, 1)]),
+            "LSM >= 1.5× B-tree at the large and the medium cache (\"much\"), repetitions apart", "µs / insert"),
+    Finding("003-btree-smaller-than-mmap", "003",
+            "it is much more IO efficient than the mmapv1 engine (uses less space on disk, reads less from and "
+            "writes less to storage for the same workload)",
+            "data + index bytes at the end; KB written per 200k inserts (the driver's task I/O)",
+            "LMDB (a B+tree in a memory-mapped file, as mmapv1) against WiredTiger B-tree, large cache",
+            ("003_iibench_db_size_at_test_end.csv", {}, "db_size_gb", "engine"),
+            (SIZE[LM][0], SIZE[BT][0], W[LM][0], W[BT][0]),
+            lambda s: rules.all_of([rules.greater(s, SIZE[LM][0].label, SIZE[BT][0].label, 1.5),
+                                    rules.greater(s, W[LM][0].label, W[BT][0].label, 1.5)]),
+            "LMDB >= 1.5× the B-tree in bytes on disk and in KB written (\"much more IO efficient\"), "
+            "repetitions apart", "bytes; KB / 200k inserts"),
+]

@@ -1,0 +1,80 @@
+"""Source document 004 (SERVER-37590: WiredTiger read_once cursors; a hot collection read at random
+while a cold collection's index is built): repro_cache_pollution_read_once_{true,false}.yaml.
+
+The source's regime (Louis Williams, 06/Nov/18): each collection 75 % of a 2 GB WiredTiger cache;
+mongod restarted and the OS cache dropped after the load; the hot collection scanned into the cache
+(1.78 GB = 89 % of it before the cold pass); an index build on the cold collection while the hot one
+is read; cache statistics before and right after the build; then a timed scan of the hot collection.
+With read_once off the build evicted 34,635 hot pages and more than half the hot bytes. Its "after"
+row is right after the build: engbench's "mid" snapshot (the "after" snapshot follows the hot scan)."""
+
+from __future__ import annotations
+
+from .. import rules
+from .base import Finding, Pick
+
+GATES: dict = {}
+
+
+def cp(ro, value, where=None, tag=""):
+    return Pick(f"read_once {ro}{tag}", f"repro_cache_pollution_read_once_{ro}", "wiredtiger", value,
+                dict(where or {}))
+
+
+def _stat(table, stat, snapshot="mid"):
+    """read_once true and false: a per-table statistic right after the cold pass (snapshot mid)."""
+    return tuple(cp(ro, "engine_stats:value", {"snapshot": snapshot, "stat": f"table:{table} | {stat}"})
+                 for ro in ("true", "false"))
+
+
+_HOTB = _stat("cp_hot", "cache: bytes currently in the cache")
+_EVICT = _stat("cp_hot", "cache: unmodified pages evicted")
+_COLDB = _stat("cp_cold", "cache: bytes currently in the cache")
+_COLDE = _stat("cp_cold", "cache: unmodified pages evicted")
+_SCAN = (cp("true", "cache_pollution:scan_hot_ms"), cp("false", "cache_pollution:scan_hot_ms"))
+_READ = (cp("true", "cache_pollution:gets_per_s_during"), cp("false", "cache_pollution:gets_per_s_during"))
+_PASS = (cp("true", "cache_pollution:cold_pass_ms"), cp("false", "cache_pollution:cold_pass_ms"))
+_P = "004_wt_cache_"
+FINDINGS = [
+    Finding("004-hot-stays-in-cache", "004",
+            "The \"hot\" collection had 927MB more data in cache with read-once: true than with read-once: false",
+            "bytes of the hot collection in WiredTiger's cache right after the cold pass", "WiredTiger",
+            (_P + "bytes_currently_in_cache.csv", {"row_as_printed": "after", "collection": "hot"}, "bytes", "read_once"),
+            _HOTB, lambda s: rules.greater(s, _HOTB[0].label, _HOTB[1].label),
+            "read_once true above false, repetitions apart", "bytes", version=2),
+    Finding("004-cold-leaves-the-cache", "004",
+            "The \"cold\" collection had 932MB less data in cache with read-once: true than with read-once: false",
+            "bytes of the cold collection in WiredTiger's cache right after the cold pass", "WiredTiger",
+            (_P + "bytes_currently_in_cache.csv", {"row_as_printed": "after", "collection": "cold"}, "bytes", "read_once"),
+            _COLDB, lambda s: rules.less(s, _COLDB[0].label, _COLDB[1].label),
+            "read_once true below false, repetitions apart", "bytes"),
+    Finding("004-fewer-hot-evictions", "004",
+            "The \"hot\" collection had 31k fewer cache evictions with read-once: true than with read-once: false",
+            "unmodified pages of the hot collection evicted, up to right after the cold pass", "WiredTiger",
+            (_P + "unmodified_pages_evicted.csv", {"row_as_printed": "after", "collection": "hot"}, "pages", "read_once"),
+            _EVICT, lambda s: rules.less(s, _EVICT[0].label, _EVICT[1].label),
+            "read_once true below false, repetitions apart", "pages", version=2),
+    Finding("004-more-cold-evictions", "004",
+            "The \"cold\" collection had 34k more cache evictions with read-once: true than with read-once: false",
+            "unmodified pages of the cold collection evicted, up to right after the cold pass", "WiredTiger",
+            (_P + "unmodified_pages_evicted.csv", {"row_as_printed": "after", "collection": "cold"}, "pages", "read_once"),
+            _COLDE, lambda s: rules.greater(s, _COLDE[0].label, _COLDE[1].label),
+            "read_once true above false, repetitions apart", "pages"),
+    Finding("004-hot-scan-faster", "004",
+            "The results showed with very low variance over 5 trials that collection scans were in fact faster",
+            "time to scan the hot collection after the pass (ms)", "WiredTiger",
+            ("004_collection_scan_time_ms.csv", {"statistic_over_5_trials": "avg"}, "scan_time_ms", "read_once"),
+            _SCAN, lambda s: rules.less(s, _SCAN[0].label, _SCAN[1].label),
+            "read_once true below false, repetitions apart", "ms"),
+    Finding("004-read-throughput-unchanged", "004",
+            "Using read_once=true cursors has shown to provide no performance benefits yet",
+            "hot reads/s during the cold pass", "WiredTiger",
+            ("004_index_build_and_read_throughput.csv", {}, "read_ops_per_s_avg", "read_once"),
+            _READ, lambda s: rules.flat(s, [p.label for p in _READ]),
+            "flat: the two means within 1.25× of each other", "reads/s"),
+    Finding("004-index-build-time-unchanged", "004", "but the results do not show anything significant",
+            "duration of the cold pass (the index build), ms", "WiredTiger",
+            ("004_index_build_and_read_throughput.csv", {}, "index_build_time_ms_avg", "read_once"),
+            _PASS, lambda s: rules.flat(s, [p.label for p in _PASS]),
+            "flat: the two means within 1.25× of each other", "ms"),
+]

@@ -1,0 +1,193 @@
+"""Rules fixed before the data, and the history of every rule changed after runs existed.
+
+Each finding's rule (what it measures, the direction, the threshold, its gates and its minimum
+counts) is written once, in findings/claims/, with a version. RULES_LOCK (rules.lock.json beside
+this file) holds, per finding, the version and a fingerprint of that rule; tests/test_regime.py
+fails when a rule's fingerprint changes without a new version, so a rule cannot move silently. A
+new version keeps the old rule here (CHANGES): the old metric and rule, when it changed and why,
+and the paper shows the verdict under each, on the same runs.
+
+    fingerprint(finding) -> str          hash of the metric columns, rule text and gates
+    CHANGES                              [Change], oldest first
+    verdicts(tables) -> DataFrame        id, version, changed, commit, why, old rule, new rule,
+                                         verdict under the old rule, verdict under the new
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import pandas as pd
+
+from . import measure
+
+RULES_LOCK = Path(__file__).with_name("rules.lock.json")
+COLUMNS = ["id", "version", "changed", "commit", "runs_then", "why", "old_rule", "new_rule", "old_verdict",
+           "old_why", "new_verdict"]
+
+
+def fingerprint(finding) -> str:
+    """What a rule is: the values it compares (table, column, selection), its rule text, its
+    minimum counts; the claim's words and labels are not part of it."""
+    parts = [[p.experiment, p.engine, p.value, sorted(p.where.items())] for p in finding.picks]
+    doc = {"picks": parts, "rule": finding.rule_text, "needs": [list(map(str, n)) for n in finding.needs]}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def lock(findings_list) -> dict:
+    return {f.id: {"version": f.version, "fingerprint": fingerprint(f)} for f in findings_list}
+
+
+def read_lock() -> dict:
+    return json.loads(RULES_LOCK.read_text()) if RULES_LOCK.is_file() else {}
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rule replaced after runs existed: the old one, kept to show its verdict beside the new."""
+    id: str                     # the finding
+    version: int                # the version this change made (the old rule was version - 1)
+    changed: str                # when (UTC date) and by which commit
+    commit: str
+    runs_then: str              # which runs existed when it changed
+    why: str
+    old_rule: str               # the old rule in words
+    old_value: dict             # new metric column → old metric column, for every pick that changed
+    old_fn: Callable | None = None   # the old rule function when it differs (None: the same as now)
+    old_where: dict = field(default_factory=dict)   # row selection the old picks used instead (e.g. a snapshot)
+
+
+_SHIPPED_1 = "the first shipped reproduction (87 runs, measured 2026-11-23 13:00–14:15 UTC beside builds and tests)"
+_WHY_OWN_IO = ("iostat counts every user of the shared disk: while the runs measured, builds and tests wrote to "
+               "it too. The driver process's own task I/O accounting counts only the run's.")
+_WHY_OWN_CPU = ("vmstat's us+sy is the whole machine's CPU, shared with builds and tests while the runs "
+                "measured; the driver process's own CPU counts only the run's.")
+_C1 = ("2026-11-23", "1171125")
+
+
+def _io(old):
+    return {f"proc_{old}": old}
+
+
+CHANGES: list[Change] = [
+    Change("003-kbw-lsm-below-btree", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB written per 200k inserts (iostat), LSM below B-tree at every memory size, repetitions apart",
+           {"proc_wkb_per_200k": "wkb_per_200k"}),
+    Change("003-kbw-btree-grows", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB written per 200k inserts (iostat), rises at every step, >= 1.5, ends apart",
+           {"proc_wkb_per_200k": "wkb_per_200k"}),
+    Change("003-kbr-btree-grows", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB read per 200k inserts (iostat), rises at every step, >= 2, ends apart",
+           {"proc_rkb_per_200k": "rkb_per_200k"}),
+    Change("003-kbr-lsm-flat-when-small", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB read per 200k inserts (iostat), the two capped sizes within 1.25x",
+           {"proc_rkb_per_200k": "rkb_per_200k"}),
+    Change("000-wt-zlib-cpu", 2, *_C1, _SHIPPED_1, _WHY_OWN_CPU,
+           "CPU µs per transaction (vmstat us+sy, Mcpu/t), zlib >= 2x snappy, repetitions apart",
+           {"driver_cpu_us_per_op": "mcpu_per_op"}),
+    Change("000-rocks-writes-most-load", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB written per insert during the load (iostat), RocksDB above WiredTiger, repetitions apart",
+           {"loads:proc_wkb_per_op": "loads:wkb_per_op"}),
+    Change("000-rocks-writes-least-query", 2, *_C1, _SHIPPED_1, _WHY_OWN_IO,
+           "KB written per transaction (iostat), RocksDB below WiredTiger, repetitions apart",
+           {"proc_wkb_per_op": "wkb_per_op"}),
+    Change("001-one-read-per-update", 2, *_C1, _SHIPPED_1,
+           "iostat's r/s counts every reader of the shared disk; the run's cgroup counts only the run's reads.",
+           "disk reads per update (iostat r/s ÷ updates/s), about 1 (0.8–1.25) at every client count",
+           {"steps:cg_r_per_op": "steps:r_per_op"}),
+    Change("001-single-writer-flat", 2, *_C1, _SHIPPED_1,
+           "The claim is \"does not increase\": SQLite's rate falls with 32 clients, which is no increase but "
+           "failed \"flat\"; the rule now says what the words say (at most 1.25x), and the change flipped its "
+           "verdict on the runs that existed.",
+           "flat for each engine: 32 clients within 1.25x of 1 client", {},
+           old_fn=lambda s, picks: _flat_pairs(s, picks)),
+]
+
+
+_C2 = ("2026-11-26", "this change (issue 26)")
+_BEFORE_2 = "the shipped reproduction of 2026-11-23 (128 runs, measured beside builds and tests); changed before its re-measurement"
+
+CHANGES += [
+    Change("003-kbr-lsm-flat-when-small", 3, *_C2, _BEFORE_2,
+           "The words are \"does not grow\", as 001's: a smaller rate at the small cache is no growth but failed "
+           "\"flat\"; the rule now says what the words say.",
+           "KB read per 200k inserts (task I/O), the two capped sizes within 1.25x (flat)", {},
+           old_fn=lambda s, picks: _flat_pairs(s, picks)),
+    Change("000-rocks-writes-most-load", 3, *_C2, _BEFORE_2,
+           "\"The summary is the same as it was for the cached database\": the source says it of the IO-bound load "
+           "too, so the claim is tested on both loads.",
+           "KB written per insert during the cached load (task I/O), RocksDB above WiredTiger", {},
+           old_fn=lambda s, picks: _first_pair_greater(s, picks)),
+    Change("000-wt-space-after-query", 2, *_C2, _BEFORE_2,
+           "size_gb counts every file of the data directory, WiredTiger's ~200 MiB of preallocated log files "
+           "too, which decided the verdict; the source compares database sizes: data + index (table_bytes).",
+           "database size at the end of the run (GiB allocated, every file), WiredTiger >= 1.5x RocksDB",
+           {"table_bytes": "size_gb"}),
+    Change("004-hot-stays-in-cache", 2, *_C2, _BEFORE_2,
+           "The source's \"after\" row is taken right after the index build; engbench's \"after\" snapshot "
+           "follows the hot scan, which reloads the hot collection. The snapshot right after the pass is \"mid\".",
+           "bytes of the hot collection in cache in the \"after\" snapshot (after the hot scan)", {},
+           old_where={"snapshot": "after"}),
+    Change("004-fewer-hot-evictions", 2, *_C2, _BEFORE_2,
+           "As 004-hot-stays-in-cache: the source's \"after\" is right after the index build (engbench's \"mid\").",
+           "unmodified hot pages evicted in the \"after\" snapshot (after the hot scan)", {},
+           old_where={"snapshot": "after"}),
+]
+
+
+def _first_pair_greater(samples, picks):
+    from . import rules
+    return rules.greater(samples, picks[0].label, picks[1].label)
+
+
+def _flat_pairs(samples, picks):
+    from . import rules
+    pairs = [picks[i:i + 2] for i in range(0, len(picks), 2)]
+    return rules.all_of([rules.flat(samples, [p.label for p in ps]) for ps in pairs])
+
+
+def old_picks(finding, change: Change) -> tuple:
+    return tuple(dataclasses.replace(p, value=change.old_value.get(p.value, p.value),
+                                     where={**p.where, **change.old_where} if p.where else p.where)
+                 for p in finding.picks)
+
+
+def verdicts(tables: dict, findings_list) -> pd.DataFrame:
+    """The verdict of each changed rule under its old and its new form, on the same runs."""
+    from . import evaluate
+    by_id = {f.id: f for f in findings_list}
+    rows = []
+    for c in CHANGES:
+        f = by_id.get(c.id)
+        if f is None:
+            continue
+        picks = old_picks(f, c)
+        got = measure.samples(tables, list(picks))
+        old = c.old_fn(got, picks) if c.old_fn else f.rule(got)
+        rows.append({"id": c.id, "version": c.version, "changed": c.changed, "commit": c.commit,
+                     "runs_then": c.runs_then, "why": c.why, "old_rule": c.old_rule, "new_rule": f.rule_text,
+                     "old_verdict": old.verdict, "old_why": old.why,
+                     "new_verdict": evaluate(tables, f)["verdict"]})
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def main(argv=None) -> int:
+    """`python -m engbench.findings.history --lock`: write rules.lock.json from the findings as they are
+    (after adding a new finding, or a new version with its Change)."""
+    import argparse
+    from .claims import FINDINGS
+    ap = argparse.ArgumentParser(prog="python -m engbench.findings.history", description=main.__doc__)
+    ap.add_argument("--lock", action="store_true", help="write rules.lock.json")
+    if ap.parse_args(argv).lock:
+        RULES_LOCK.write_text(json.dumps(lock(FINDINGS), indent=1, sort_keys=True) + "\n")
+        print(RULES_LOCK)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

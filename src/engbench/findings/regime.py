@@ -1,0 +1,184 @@
+"""The physical regime a claim was measured in, and the gate its runs must pass before a verdict.
+
+A source document's claim is evidence of an engine's behaviour in the regime its author measured
+(data against cache, device reads per operation, checkpoints in the window, how busy the machine
+was). A run here that is not in that regime says nothing about the claim, whichever way its numbers
+fall. So every reproduction experiment states its regime as gates — measured quantities with bounds,
+each with what the source document measured — and every run reports those quantities from its own
+counters (QUANTITIES: the processed tables only). A claim whose runs miss a gate gets the verdict
+"not in the source's regime" (rules.NOT_IN_REGIME) with the measured figure, never a verdict on
+its numbers.
+
+    quantity(tables, run) -> [values]     one value per run (per step for per-step quantities)
+    Gate(quantity, lo, hi, engines, source)
+        passes for a configuration iff every value of every run satisfies lo <= v <= hi
+    check(tables, experiment, engine) -> [GateResult]     the gates of one configuration
+
+The gates of each experiment file stem live with its source's findings (findings.claims.GATES);
+QUIET applies to every reproduction run.
+The bounds are chosen from the source documents and fixed before the runs they judge (rules.py,
+claims.py: a change after the data keeps its history)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import pandas as pd
+
+from . import measure
+
+
+@dataclass(frozen=True)
+class Quantity:
+    name: str
+    unit: str
+    doc: str                    # the counter and the denominator, in words
+    fn: Callable                # (tables, run row) -> list of floats (NaN: not measured)
+
+
+def _col(column):
+    def f(t, run):
+        v = run.get(column)
+        return [float(v) if v is not None and v == v else math.nan]
+    return f
+
+
+def _stat_delta(stat: str, per_op: bool):
+    """after − before of an engine statistic (engine_stats), optionally per operation of the run."""
+    def f(t, run):
+        st = t.get("engine_stats")
+        if st is None or not len(st):
+            return [math.nan]
+        sel = st[(st["run_id"] == run["run_id"]) & (st["stat"] == stat)].set_index("snapshot")["value"]
+        if "after" not in sel or "before" not in sel:
+            return [math.nan]
+        d = float(sel["after"]) - float(sel["before"])
+        ops = float(run.get("ops") or math.nan)
+        return [d / ops if per_op else d]
+    return f
+
+
+def _ratio(num, den):
+    def f(t, run):
+        a, b = num(t, run), den(t, run)
+        return [x / y if y and y == y and x == x else math.nan for x, y in zip(a, b)]
+    return f
+
+
+def _steps(column):
+    def f(t, run):
+        st = t.get("steps")
+        if st is None or column not in st:
+            return [math.nan]
+        vals = st.loc[st["run_id"] == run["run_id"], column].astype(float).tolist()
+        return vals or [math.nan]
+    return f
+
+
+def _device_reads(t, run):
+    r, ops = run.get("cg_r_per_op"), run.get("ops")
+    return [float(r) * float(ops) if r is not None and r == r and ops else math.nan]
+
+
+_PAGES_READ = "cache: pages read into cache"
+QUANTITIES = {q.name: q for q in [
+    Quantity("other_cpu_pct", "% of all CPUs", "CPU the rest of the machine used over the client window: vmstat "
+             "us+sy minus the run's own (runs.other_cpu_pct, normalize.machine)", _col("other_cpu_pct")),
+    Quantity("device_reads_per_op", "reads / op", "device reads by the run's own cgroup over the client window "
+             "÷ operations (runs.cg_r_per_op)", _col("cg_r_per_op")),
+    Quantity("device_reads", "reads", "device reads by the run's own cgroup over the client window "
+             "(cg_r_per_op × ops)", _device_reads),
+    Quantity("step_device_reads_per_op", "reads / update", "each step's device reads by the run's cgroup ÷ "
+             "its updates (steps.cg_r_per_op)", _steps("cg_r_per_op")),
+    Quantity("engine_misses_per_op", "pages / op", "WiredTiger's \"cache: pages read into cache\", after − "
+             "before the measured phase, ÷ operations", _stat_delta(_PAGES_READ, per_op=True)),
+    Quantity("engine_misses_per_device_read", "ratio", "WiredTiger's pages read into cache ÷ the cgroup's "
+             "device reads (≈ 1 when every cache miss goes to the device, not the page cache)",
+             _ratio(_stat_delta(_PAGES_READ, per_op=True), _col("cg_r_per_op"))),
+    Quantity("secondary_index_per_cache", "×", "allocated bytes of the secondary index files at the end ÷ the "
+             "engine cache (runs.secondary_index_bytes / engine_cache_bytes)",
+             _ratio(_col("secondary_index_bytes"), _col("engine_cache_bytes"))),
+    Quantity("tables_per_cache", "×", "data + index bytes at the end ÷ the engine cache "
+             "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes"))),
+    Quantity("checkpoints_in_window", "checkpoints", "checkpoints the engine began inside the client window "
+             "(runs.checkpoints_in_window, from the driver's checkpoint times)", _col("checkpoints_in_window")),
+    Quantity("tables_per_memory_limit", "×", "data + index bytes at the end ÷ the run's memory limit "
+             "(runs.table_bytes / limit.memory_bytes)", _ratio(_col("table_bytes"), _col("limit.memory_bytes"))),
+]}
+
+
+@dataclass(frozen=True)
+class Gate:
+    quantity: str
+    lo: float | None = None
+    hi: float | None = None
+    engines: tuple | None = None   # None: every engine of the experiment
+    source: str = ""               # what the source document measured, that the bound comes from
+
+    def bound(self) -> str:
+        q = QUANTITIES[self.quantity]
+        if self.lo is not None and self.hi is not None:
+            b = f"{_g(self.lo)}–{_g(self.hi)}"
+        else:
+            b = f">= {_g(self.lo)}" if self.lo is not None else f"<= {_g(self.hi)}"
+        return f"{self.quantity} {b} {q.unit}".strip()
+
+    def admits(self, v: float) -> bool:
+        return v == v and (self.lo is None or v >= self.lo) and (self.hi is None or v <= self.hi)
+
+
+@dataclass(frozen=True)
+class GateResult:
+    gate: Gate
+    values: tuple                  # every value of every run of the configuration
+    passed: bool
+
+    def measured(self) -> str:
+        vals = [v for v in self.values if v == v]
+        if not vals:
+            return f"{self.gate.quantity}: not measured"
+        lo, hi = min(vals), max(vals)
+        span = _g(lo) if lo == hi else f"{_g(lo)}–{_g(hi)}"
+        return f"{self.gate.quantity} {span} (n={len(vals)})"
+
+
+def _g(x: float) -> str:
+    if x == 0 or not math.isfinite(x):
+        return f"{x:g}"
+    digits = max(0, 2 - int(math.floor(math.log10(abs(x)))))
+    return f"{x:,.{digits}f}"
+
+
+# The machine is quiet while a shipped run measures: the rest of the machine used at most this share
+# of all CPUs over the window. The main job on this machine with nothing else running: 1.1 % median,
+# 6.2 % at most (5 runs, 2026-11-25); the first shipped reproduction, measured beside builds and
+# tests: 40-70 % (medians per experiment).
+QUIET = Gate("other_cpu_pct", hi=10, source="a quiet machine: the source documents' servers ran the benchmark alone")
+
+def gates_for(gates: dict, experiment: str, engine: str) -> list[Gate]:
+    """The gates of one configuration: QUIET for a reproduction experiment, then its own."""
+    own = [g for g in gates.get(experiment, ()) if g.engines is None or engine in g.engines]
+    return [QUIET, *own] if experiment.startswith("repro_") else own
+
+
+def check(tables: dict, experiment: str, engine: str, gates: dict, only: list | None = None) -> list[GateResult]:
+    """Every gate of one configuration (or the `only` gates) against every ok run of it."""
+    runs = measure.runs_of(tables["runs"], experiment, engine)
+    out = []
+    for g in (only if only is not None else gates_for(gates, experiment, engine)):
+        vals = tuple(v for _, run in runs.iterrows() for v in QUANTITIES[g.quantity].fn(tables, run))
+        out.append(GateResult(g, vals, bool(vals) and all(g.admits(v) for v in vals)))
+    return out
+
+
+def run_quantities(tables: dict) -> pd.DataFrame:
+    """The long table of every quantity of every run (regime.csv): run_id, quantity, step, value."""
+    rows = []
+    for _, run in tables["runs"].iterrows():
+        for q in QUANTITIES.values():
+            for i, v in enumerate(q.fn(tables, run)):
+                if v == v:
+                    rows.append({"run_id": run["run_id"], "quantity": q.name, "step": i, "value": v})
+    return pd.DataFrame(rows, columns=["run_id", "quantity", "step", "value"])
