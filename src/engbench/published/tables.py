@@ -21,6 +21,7 @@ METADATA_SHAPES = {
     "columns": {"csv_file", "column", "printed_header", "unit", "definition"},
     "sources": {"csv_file", "seed_file", "section_heading", "test_conditions"},
     "claims": {"seed_file", "quote", "table", "rule"},  # claims_in_text.csv, checked by claims.py
+    "inventory": {"source_file", "quote", "testable_here"},  # claims_inventory.csv (engbench.findings.inventory)
 }
 # long shapes: the column naming the quantity, and the column holding its printed value
 QUANTITY_COLUMNS = ("stat", "quantity", "metric")
