@@ -76,6 +76,8 @@ DERIVED = {
     # accounting, which no other user of a shared device adds to, unlike iostat)
     "proc_wkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_wkb_per_op", PER_200K),
     "proc_rkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_rkb_per_op", PER_200K),
+    # its context switches per 200k operations (runs.proc_cs_per_op: all of its threads, none of another process's)
+    "proc_cs_per_200k": lambda t, rid: _runs_value(t, rid, "proc_cs_per_op", PER_200K),
 }
 
 

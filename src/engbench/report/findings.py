@@ -99,9 +99,9 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     frame = fnd.table(proc, pub)
     inv = fnd.inventory.load(pub)
     counts = fnd.inventory.counts(inv)
-    nums = {f"claims.{k.replace(' ', '_')}": str(v) for k, v in counts.items()}
     if not fnd.tested(frame):
-        return frame, [], [], nums
+        return frame, [], [], {}
+    nums = {f"claims.{k.replace(' ', '_')}": str(counts[k]) for k in ("claims", *fnd.inventory.STATUSES)}
     values = fnd.values(proc)
     items = []
     for f, row in zip(fnd.claims.FINDINGS, frame.to_dict("records")):
