@@ -18,7 +18,7 @@ APT_PACKAGES=(build-essential cmake ninja-build pkg-config git python3 python3-v
   swig libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev
   librocksdb-dev rocksdb-tools libbson-dev liblmdb-dev libsqlite3-dev
   nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysbench
-  sysstat procps util-linux chromium chromium-driver fio)
+  sysstat procps util-linux chromium chromium-driver fio fonts-dejavu-core poppler-utils)
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
