@@ -1,6 +1,10 @@
 """Open a built paper in headless Chromium (Debian's `chromium` + `chromium-driver`, driven by
 Selenium) and say what a reader's browser would show wrong: figures that did not load, console
-errors and warnings (uncaught exceptions included), anything fetched from outside the page.
+errors and warnings (uncaught exceptions included), anything fetched from outside the page, and
+what a manuscript needs: tables and figures numbered 1, 2, ... in their captions ("Table N: …",
+"Figure N: …", each figure's caption the one paper.md gives it), every cross-reference a link to
+an element of the page that carries the number the link says, and a reference list with every
+entry of references.bib.
 
 Used by tests/test_paper_browser.py. No network: chromedriver is always given by path (Selenium
 Manager, which downloads drivers, never runs), the page is a file:// URL whose CSS and figures are
@@ -23,8 +27,9 @@ PAGE_LOAD_TIMEOUT_S = 180
 SCRIPT_TIMEOUT_S = 120
 READY_TIMEOUT_S = 120
 
-# the paper's figure references, as mistune reads them: ![caption](figures/<file>)
+# the paper's figure references: ![caption](figures/<file>){#fig-…}
 FIGURE_REF = re.compile(r"!\[([^\]]*)\]\((figures/[^)\s]+)\)")
+BIB_ENTRY = re.compile(r"^@\w+\{([^,\s]+),", re.M)
 
 # every <img> and every outermost inline <svg>, after waiting for each image to be decoded; one
 # record per figure, in document order
@@ -32,15 +37,18 @@ _FIGURES_JS = """
 const done = arguments[arguments.length - 1];
 const imgs = Array.from(document.images);
 Promise.all(imgs.map(i => i.decode().then(() => null, e => String(e)))).then(errs => {
+  const caption = e => { const f = e.closest('figure'); const c = f && f.querySelector('figcaption');
+                         return c ? c.textContent : ''; };
   const out = imgs.map((i, n) => ({kind: 'img', alt: i.alt || '', complete: i.complete,
       width: i.naturalWidth, height: i.naturalHeight, decode_error: errs[n],
-      src: (i.getAttribute('src') || '').slice(0, 60)}));
+      src: (i.getAttribute('src') || '').slice(0, 60), caption: caption(i)}));
   for (const s of document.querySelectorAll('svg')) {
     if (s.parentElement && s.parentElement.closest('svg')) continue;
     const r = s.getBoundingClientRect();
     const t = s.querySelector('title');
     out.push({kind: 'svg', alt: (s.getAttribute('aria-label') || (t && t.textContent) || ''),
-        complete: true, width: r.width, height: r.height, decode_error: null, src: ''});
+        complete: true, width: r.width, height: r.height, decode_error: null, src: '',
+        caption: caption(s)});
   }
   done(out);
 });
@@ -53,6 +61,31 @@ requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 250)));
 """
 
 _RESOURCES_JS = "return performance.getEntriesByType('resource').map(e => e.name);"
+
+# the manuscript: numbered captions, cross-reference links and what they point at, the references
+_MANUSCRIPT_JS = """
+const text = e => (e ? e.textContent : '').replace(/\\s+/g, ' ').trim();
+const captions = Array.from(document.querySelectorAll('figure')).map(f => ({id: f.id,
+    kind: f.querySelector('table') ? 'table' : (f.querySelector('img, svg') ? 'figure' : 'other'),
+    caption: text(f.querySelector('figcaption'))}));
+const links = Array.from(document.querySelectorAll('a[href^="#"]')).map(a => {
+  const id = decodeURIComponent(a.getAttribute('href').slice(1));
+  const t = document.getElementById(id);
+  const label = t && t.tagName === 'FIGURE' ? t.querySelector('figcaption') : t;
+  return {href: id, text: text(a), role: a.getAttribute('role') || '',
+          target: t ? t.tagName.toLowerCase() : null, target_text: text(label).slice(0, 160)};
+});
+const refs = Array.from(document.querySelectorAll('section[role="doc-bibliography"] li')).map(text);
+return {captions: captions, links: links, references: refs,
+        has_reference_section: !!document.querySelector('section[role="doc-bibliography"]')};
+"""
+
+# click a link and say where the page scrolled: the target's distance from the window's top
+_SCROLLED_JS = """
+const t = document.getElementById(arguments[0]);
+return {hash: location.hash, top: t ? t.getBoundingClientRect().top : null, height: window.innerHeight,
+        at_bottom: window.scrollY + window.innerHeight >= document.documentElement.scrollHeight - 2};
+"""
 
 
 class BrowserMissing(RuntimeError):
@@ -69,6 +102,7 @@ class Figure:
     height: float
     decode_error: str | None
     src: str
+    caption: str = ""   # the text of its <figure>'s <figcaption>
 
     @property
     def ok(self) -> bool:
@@ -89,6 +123,44 @@ class PageReport:
     console: list[dict]              # every browser log entry: level, message, source
     resources: list[str]             # URLs the page fetched (performance API)
     declared: list[tuple[str, str]] = field(default_factory=list)   # (caption, figures/...) from paper.md
+    captions: list[dict] = field(default_factory=list)  # every <figure>: id, kind (table/figure), caption
+    links: list[dict] = field(default_factory=list)     # every a[href^="#"]: href, text, target, target_text
+    references: list[str] = field(default_factory=list)  # the reference list's entries, as shown
+    has_reference_section: bool = False
+    bib_keys: list[str] = field(default_factory=list)   # the entries of the build's references.bib
+
+    def numbered(self, kind: str) -> list[int]:
+        """The numbers the captions of one kind ("table", "figure") carry, in page order."""
+        word = kind.capitalize()
+        return [int(m.group(1)) for c in self.captions if c["kind"] == kind
+                for m in [re.match(rf"{word} (\d+):", c["caption"])] if m]
+
+    def manuscript_problems(self) -> list[str]:
+        """Numbering, cross-references and the reference list (empty: as a manuscript should be)."""
+        out = []
+        for kind in ("table", "figure"):
+            caps = [c for c in self.captions if c["kind"] == kind]
+            nums = self.numbered(kind)
+            if len(nums) != len(caps):
+                bad = [c["caption"][:60] for c in caps if not re.match(rf"{kind.capitalize()} \d+:", c["caption"])]
+                out.append(f"{len(caps) - len(nums)} {kind}s without a numbered caption: {bad[:3]}")
+            elif nums != list(range(1, len(nums) + 1)):
+                out.append(f"{kind}s numbered {nums[:12]}…, not 1, 2, 3, …")
+        for f, (caption, path) in zip(self.figures, self.declared):
+            shown = re.sub(r"^Figure \d+:\s*", "", " ".join(f.caption.split()))
+            if plain(shown) != plain(caption):
+                out.append(f"figure {f.index} ({path}) is captioned {shown[:80]!r} where paper.md has {caption[:80]!r}")
+        for link in self.links:
+            if link["target"] is None:
+                out.append(f"link {link['text']!r} to #{link['href']}: no such element in the page")
+            elif link["href"].startswith(("tab-", "fig-", "sec-")):
+                if not link["target_text"].startswith(xref_number(link["text"])):
+                    out.append(f"link {link['text']!r} to #{link['href']} lands on {link['target_text'][:50]!r}")
+        if not self.has_reference_section:
+            out.append("the page has no reference list")
+        elif len(self.references) != len(self.bib_keys):
+            out.append(f"{len(self.references)} references in the page, {len(self.bib_keys)} in references.bib")
+        return out
 
     @property
     def broken_figures(self) -> list[Figure]:
@@ -103,7 +175,8 @@ class PageReport:
         return [u for u in self.resources if not u.startswith(("data:", "file:"))]
 
     def problems(self) -> list[str]:
-        """Everything wrong with the page, one sentence each (empty: it renders as it should)."""
+        """Everything wrong with the page's rendering, one sentence each (empty: it renders as it
+        should); manuscript_problems says what is wrong with it as a manuscript."""
         out = []
         if not self.title.strip():
             out.append("the page has no <title>")
@@ -115,11 +188,25 @@ class PageReport:
         if len(self.figures) != len(self.declared):
             out.append(f"{len(self.figures)} figures in the page, {len(self.declared)} declared in paper.md "
                        f"({[p for _, p in self.declared]})")
-        else:
-            for f, (caption, path) in zip(self.figures, self.declared):
-                if f.alt != caption:
-                    out.append(f"figure {f.index} shows {f.alt!r} where paper.md has {caption!r} ({path})")
         return out
+
+
+def plain(caption: str) -> str:
+    """A caption as text: Markdown's code and emphasis marks dropped, quotes and dashes as typed."""
+    s = re.sub(r"[`*]", "", caption)
+    for a, b in (("“", '"'), ("”", '"'), ("‘", "'"), ("’", "'"), ("—", "---"), ("–", "--")):
+        s = s.replace(a, b)
+    return " ".join(s.split())
+
+
+def xref_number(link_text: str) -> str:
+    """What the target of a cross-reference link must start with: "Table 3" → "Table 3:",
+    "Figure 2" → "Figure 2:", "Section 4.1" → "4.1 " (the heading's number)."""
+    m = re.fullmatch(r"(Table|Figure) (\d+)", link_text)
+    if m:
+        return f"{m.group(1)} {m.group(2)}:"
+    m = re.fullmatch(r"Section ([\d.]+)", link_text)
+    return f"{m.group(1)} " if m else "\0never"
 
 
 def declared_figures(build_dir: Path) -> list[tuple[str, str]]:
@@ -183,11 +270,28 @@ def inspect(driver, html: Path, build_dir: Path | None = None) -> PageReport:
     figures = [Figure(index=n, **rec) for n, rec in
                enumerate(driver.execute_async_script(_FIGURES_JS), start=1)]
     resources = driver.execute_script(_RESOURCES_JS)
+    manuscript = driver.execute_script(_MANUSCRIPT_JS)
+    bib = Path(build_dir) / "references.bib"
     report = PageReport(url=driver.current_url, title=driver.title,
                         h1=[e.text for e in driver.find_elements(By.TAG_NAME, "h1")],
                         figures=figures, console=driver.get_log("browser"), resources=resources,
-                        declared=declared_figures(build_dir))
+                        declared=declared_figures(build_dir), **manuscript,
+                        bib_keys=BIB_ENTRY.findall(bib.read_text()) if bib.is_file() else [])
     return report
+
+
+def follow(driver, href: str) -> dict:
+    """Click the first link to #href on the loaded page; {hash, top, height, at_bottom}: the URL's
+    fragment after the click, how far the target then is from the window's top (px), the window's
+    height, whether the page is scrolled to its end (a target near the end cannot reach the top)."""
+    from selenium.webdriver.common.by import By
+
+    link = driver.find_element(By.CSS_SELECTOR, f'a[href="#{href}"]')
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", link)
+    link.click()
+    driver.execute_async_script(_SETTLE_JS)
+    return driver.execute_script(_SCROLLED_JS, href)
 
 
 def copy_build(build_dir: Path, dest: Path) -> Path:

@@ -1,10 +1,14 @@
-"""The paper's HTML renders in a real browser (issue 13, item 7): headless Chromium (Debian's
-package, through /usr/bin/chromedriver and Selenium, no network) opens the committed
-paper/build/paper.html and a paper built afresh from the shipped processed data; the page has its
-title and heading, every figure paper.md declares is there and decoded with a non-zero size, and
-the console holds no error or warning (uncaught exceptions included). The helper (tests/browser.py)
-is shown to catch a corrupted figure and an injected console error / warning / exception on
-scratch copies of the paper.
+"""The paper's HTML renders in a real browser (issue 13, item 7) and reads as a manuscript (issue
+28, item 5): headless Chromium (Debian's package, through /usr/bin/chromedriver and Selenium, no
+network) opens the committed paper/build/paper.html and a paper built afresh from the shipped
+processed data; the page has its title and heading, every figure paper.md declares is there and
+decoded with a non-zero size, the console holds no error or warning (uncaught exceptions
+included), tables and figures are numbered 1, 2, 3, ... in their captions (each figure captioned as
+paper.md says), every cross-reference is a link to an element of the page that carries the number
+the link shows (clicking one scrolls to it), and the reference list has every entry of
+references.bib. The helper (tests/browser.py) is shown to catch a corrupted figure, an injected
+console error / warning / exception, a broken cross-reference, an unnumbered caption and a missing
+reference on scratch copies of the paper.
 
 Never skipped: a machine without Chromium fails here, saying to run scripts/setup.sh."""
 
@@ -55,10 +59,20 @@ def _assert_renders(chromium, build_dir: Path):
     svgs = sorted(p.name for p in (build_dir / "figures").glob("*.svg"))
     assert sorted(Path(p).name for _, p in report.declared) == svgs
     assert report.declared, "the paper declares no figure: nothing to check"
-    assert report.title.startswith("engbench"), report.title
+    md = (build_dir / "paper.md").read_text()
+    assert report.title == re.search(r'^title: "(.+)"$', md, re.M).group(1), report.title
     assert report.problems() == [], "\n".join(report.problems())
     assert len(report.figures) == len(report.declared)
     assert all(f.ok for f in report.figures)
+    # a manuscript: numbered tables and figures, resolved cross-references, the reference list
+    assert report.manuscript_problems() == [], "\n".join(report.manuscript_problems()[:20])
+    assert len(report.numbered("table")) == md.count("{#tab-") > 10
+    assert len(report.numbered("figure")) == md.count("{#fig-") == len(report.declared)
+    kinds = {link["href"].split("-", 1)[0] for link in report.links if link["role"] != "doc-biblioref"}
+    assert {"tab", "fig", "sec"} <= kinds, kinds
+    assert any(link["role"] == "doc-biblioref" for link in report.links)
+    assert len(report.references) == len(report.bib_keys) >= 13
+    assert any("LinkBench: a Database Benchmark" in r for r in report.references)
     return report
 
 
@@ -68,6 +82,26 @@ def test_committed_paper_renders_with_every_figure_and_a_quiet_console(chromium)
 
 def test_freshly_built_paper_renders_with_every_figure_and_a_quiet_console(chromium, fresh_build):
     _assert_renders(chromium, fresh_build)
+
+
+@pytest.mark.parametrize("href", ["tab-findings", "sec-methods", "sec-device"])
+def test_a_cross_reference_scrolls_to_its_target(chromium, href):
+    browser.inspect(chromium, SHIPPED_BUILD / "paper.html")
+    landed = browser.follow(chromium, href)
+    assert landed["hash"] == f"#{href}"
+    assert -2 <= landed["top"] <= 40, landed     # the target at the top of the window
+
+
+def test_a_figure_reference_and_a_citation_scroll_to_their_targets(chromium):
+    report = browser.inspect(chromium, SHIPPED_BUILD / "paper.html")
+    fig = next(link["href"] for link in report.links if link["href"].startswith("fig-"))
+    cite = next(link["href"] for link in report.links if link["role"] == "doc-biblioref")
+    for href in (fig, cite):
+        landed = browser.follow(chromium, href)
+        assert landed["hash"] == f"#{href}", (href, landed)
+        # at the window's top, or (the reference list ends the page) in view with the page at its end
+        assert -2 <= landed["top"] <= 40 or (landed["at_bottom"] and 0 <= landed["top"] < landed["height"]), \
+            (href, landed)
 
 
 # --- the checks fail on a broken paper --------------------------------------------------------
@@ -94,7 +128,7 @@ def test_a_figure_with_a_corrupted_data_uri_is_named(chromium, tmp_path):
     report = browser.inspect(chromium, build / "paper.html")
     assert [f.index for f in report.broken_figures] == [victim]
     broken = report.broken_figures[0]
-    assert broken.alt == report.declared[victim - 1][0]
+    assert browser.plain(broken.caption.split(":", 1)[1]) == browser.plain(report.declared[victim - 1][0])
     assert any(p.startswith(f"broken figure {victim} ") for p in report.problems()), report.problems()
     with pytest.raises(AssertionError, match=f"broken figure {victim} "):
         _assert_renders(chromium, build)
@@ -150,3 +184,45 @@ def test_a_machine_without_chromium_fails_with_the_fix(monkeypatch, tmp_path):
             m.setattr(browser, name, str(tmp_path / "absent"))
             with pytest.raises(browser.BrowserMissing, match=r"absent missing: run `bash scripts/setup.sh`"):
                 browser.start_browser()
+
+
+# --- the manuscript checks fail on a broken manuscript -----------------------------------------
+
+def test_a_cross_reference_to_nothing_is_named(chromium, tmp_path):
+    build = _scratch(tmp_path)
+    html = (build / "paper.html").read_text()
+    assert html.count('id="tab-findings"') == 1
+    (build / "paper.html").write_text(html.replace('id="tab-findings"', 'id="tab-elsewhere"'))
+    problems = browser.inspect(chromium, build / "paper.html").manuscript_problems()
+    assert any(p.startswith("link 'Table 1' to #tab-findings: no such element") for p in problems), problems
+
+
+def test_a_cross_reference_that_lands_on_another_number_is_named(chromium, tmp_path):
+    build = _scratch(tmp_path)
+    html = (build / "paper.html").read_text()
+    first = re.search(r'<a href="#(tab-[^"]+)">Table\s(\d+)</a>', html)     # Typst: a no-break space
+    wrong = f'<a href="#{first.group(1)}">Table {int(first.group(2)) + 1}</a>'
+    (build / "paper.html").write_text(html[:first.start()] + wrong + html[first.end():])
+    problems = browser.inspect(chromium, build / "paper.html").manuscript_problems()
+    assert any(f"to #{first.group(1)} lands on 'Table {first.group(2)}:" in p for p in problems), problems
+
+
+def test_an_unnumbered_caption_and_a_missing_reference_are_named(chromium, tmp_path):
+    build = _scratch(tmp_path)
+    html = (build / "paper.html").read_text()
+    html = re.sub(r"<figcaption>Table\s2:", "<figcaption>Table:", html, count=1)
+    start = html.index("<li", html.index('role="doc-bibliography"'))
+    html = html[:start] + html[html.index("</li>", start) + len("</li>"):]
+    (build / "paper.html").write_text(html)
+    problems = browser.inspect(chromium, build / "paper.html").manuscript_problems()
+    assert any(p.startswith("1 tables without a numbered caption") for p in problems), problems
+    assert any(p.endswith("in references.bib") for p in problems), problems
+
+
+def test_a_figure_captioned_otherwise_than_in_paper_md_is_named(chromium, tmp_path):
+    build = _scratch(tmp_path)
+    html = (build / "paper.html").read_text()
+    i = html.index("</figcaption>", re.search(r"<figcaption>Figure\s3:", html).start())
+    (build / "paper.html").write_text(html[:i] + " (edited)" + html[i:])
+    problems = browser.inspect(chromium, build / "paper.html").manuscript_problems()
+    assert [p for p in problems if p.startswith("figure 3 ")], problems

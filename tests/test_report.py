@@ -3,6 +3,7 @@ generated from the real burst captures (tests/test_process.py's make_run) with p
 that make the expected values easy to state."""
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -227,7 +228,8 @@ def test_paper_is_deterministic_and_quotes_every_number(processed):
     assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     for f in files:
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
-    assert {"paper.md", "paper.html", "numbers.json", "build.json"} <= {f.name for f in files}
+    assert {"paper.md", "paper.html", "paper.pdf", "references.bib", "numbers.json", "build.json"} <= \
+        {f.name for f in files}
     assert any(f.suffix == ".svg" for f in files) and any(f.suffix == ".png" for f in files)
     md = (a / "paper.md").read_text()
     text = html.read_text()
@@ -315,7 +317,7 @@ def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path)
     for f in files:
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
     md = (a / "paper.md").read_text()
-    heads = [line for line in md.splitlines() if line.startswith("## ")]
+    heads = [re.sub(r" \{#[^}]+\}$", "", line) for line in md.splitlines() if line.startswith("## ")]
     assert heads == ["## What is compared", "## iibench", "## sysbench-update", "## Device", "## Methods"]
     assert "**No calibration run exists**" in md  # said plainly, not left out
     for absent in ("linkbench", "bulk-insert", "cache-pollution", "fillseq"):
@@ -371,3 +373,64 @@ def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
     assert tabs["rum"].printed["read amp (×)"].tolist() == ["NA", "NA"]
     assert tabs["rum"].caption.endswith(" NA — every configuration: read amp: no logical bytes read "
                                         "(nothing to divide by).")
+
+
+def test_paper_is_a_manuscript(processed):
+    """Front matter from the data (not the build's clock), every table and figure labelled and
+    numbered, cross-references from the text, a reference list; the PDF and the HTML say so."""
+    from engbench.report import citation, manuscript
+    html = _build(processed, "m")
+    build = html.parent
+    md = (build / "paper.md").read_text()
+    front = md.split("---\n")[1]
+    # the newest run's end (make_engine_run: 2026-11-21T05:45:44Z), the commit it recorded
+    assert 'date: \'2026-11-21\'' in front and "data-commit: 0123456789ab\n" in front
+    assert f"engbench-version: {citation.version()}" in front and "licence-paper: CC-BY-4.0" in front
+    assert "author:\n- engbench contributors" in front and "bibliography: references.bib" in front
+    # every table the build wrote has its numbered caption and label in paper.md, every figure too
+    tables = sorted(p.name[:-4] for p in (build / "tables").glob("*.csv"))
+    labels = re.findall(r"\{#(tab-[^}]+)\}", md)
+    assert {f"tab-{re.sub(r'[^A-Za-z0-9_-]+', '-', t)}" for t in tables} <= set(labels)
+    assert len(re.findall(r"\{#fig-", md)) == len(list((build / "figures").glob("*.svg"))) > 0
+    # the text refers to them: the experiment's tables, charts, per-insert and RUM tables, Methods
+    key = next(t for t in tables if t.endswith(".per_insert")).split(".")[0]
+    assert f"Its numbers are in [@tab-{key}-per_insert] to " in md and ", its charts in [@fig-" in md
+    assert f"per second, [@tab-{key}-per_insert])" in md and f"([@tab-{key}-rum])" in md
+    assert f"[@sec-methods-{key}]" in md and "{#sec-methods-" + key + "}" in md
+    assert "[@sec-device]" in md and "[@sec-methods]" in md and "[@iibench; @source-003]" in md
+    # every cross-reference has its label, every citation its entry
+    refs = set(re.findall(r"@((?:tab|fig|sec)-[A-Za-z0-9_-]+)", md))
+    assert refs and refs <= set(re.findall(r"\{#((?:tab|fig|sec)-[^}]+)\}", md))
+    bib = (build / "references.bib").read_text()
+    keys = set(re.findall(r"^@\w+\{([^,]+),", bib, re.M))
+    cites = set(re.findall(r"@((?:source-\d{3})|[a-z]+)\b", md)) - {"tab", "fig", "sec"}
+    assert {"wiredtiger", "rocksdb", "lmdb", "sqlite", "iibench", "linkbench"} <= cites <= keys
+    assert "version = {1.0}" in bib   # the engine version the test manifests recorded
+    # typeset: numbered captions and the reference list in the PDF and in the HTML
+    text = " ".join(manuscript.pdf_text(build / "paper.pdf").split())
+    assert manuscript.pdf_pages(build / "paper.pdf") > 1
+    assert "Table 1:" in text and "Figure 1:" in text and "References" in text
+    assert re.search(r"Its numbers are in Table \d+ to Table \d+, its charts in Figure 1 to Figure \d+", text)
+    page = html.read_text()
+    assert '<figure id="tab-' in page and re.search(r"<figcaption>Table\s1:", page) and 'href="#sec-methods"' in page
+    assert 'role="doc-bibliography"' in page and "Timothy G. Armstrong" in page
+
+
+def test_a_label_pandoc_cannot_attach_is_refused(tmp_path):
+    """A table caption with "{_" before its label loses the label in pandoc: the build says so
+    instead of leaving a cross-reference to nothing."""
+    from engbench.report import manuscript
+    md = ("---\ntitle: t\n---\n\nSee [@tab-a].\n\n: Caption about {_id} documents. {#tab-a}\n\n"
+          "| a | b |\n|---|---:|\n| x | 1 |\n")
+    with pytest.raises(manuscript.ManuscriptError, match="labels pandoc did not attach.*tab-a"):
+        manuscript.to_typst(md, manuscript.template_path())
+    assert "<tab-a>" in manuscript.to_typst(md.replace("{_id}", "`{_id}`"), manuscript.template_path())
+
+
+def test_a_heading_pandoc_reads_as_text_is_refused():
+    """A heading right under a paragraph (no blank line) is text to pandoc: refused, not lost."""
+    from engbench.report import manuscript
+    md = "---\ntitle: t\n---\n\n## One\n\nSome text.\n### Two\n\nMore.\n"
+    with pytest.raises(manuscript.ManuscriptError, match="2 headings in paper.md, 1 in the typeset paper"):
+        manuscript.to_typst(md, manuscript.template_path())
+    assert manuscript.to_typst(md.replace("text.\n###", "text.\n\n###"), manuscript.template_path())

@@ -8,10 +8,15 @@ verify(raw_dir, paper_dir):
      them (engbench.report.paper.build, same template and settings as the committed build.json);
   3. the rebuilt paper/build/ is compared with the committed one: each file missing or extra,
      each table cell (tables/*.csv) and each number of numbers.json that differs is named with
-     its committed and recomputed value; any other file that differs (figures, markdown, HTML)
-     is named as changed. Every table the report writes is compared, the workload-specific ones
-     (sysbench steps, linkbench query/load, bulk-insert, cache-pollution; from the processed
-     tables steps, loads, cache_pollution, engine_stats) as much as the per-operation ones.
+     its committed and recomputed value; any other file that differs (figures, paper.md with
+     every sentence, label and cross-reference, references.bib, tables/*.md) is named as changed.
+     Every table the report writes is compared, the workload-specific ones (sysbench steps,
+     linkbench query/load, bulk-insert, cache-pollution; from the processed tables steps, loads,
+     cache_pollution, engine_stats) as much as the per-operation ones.
+     paper.pdf and paper.html are typeset from paper.md (engbench.report.manuscript): they must be
+     the ones the recomputed paper.md gives, which is checked by what they say, not by the
+     renderer's bytes: the PDF's page count and the text pdftotext extracts from each page
+     (manuscript.same_pdf), the HTML's text and images (manuscript.same_html).
 
 The build is deterministic (tests/test_report.py), so every difference means the inputs or the
 code changed. PNG files are compared too: vl-convert renders them byte-identically from the same
@@ -28,6 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import paths
+from .report import manuscript
 from .run import rundir
 from .tables import build_tables, find_runs, write_tables
 
@@ -50,6 +56,10 @@ class Result:
         out += [f"paper: {p}" for p in self.files]
         out += [f"paper: {where}: {name}: committed {c}, recomputed {r}" for where, name, c, r in self.numbers]
         return out
+
+
+# the typeset files: compared by what they say (module docstring, 3.)
+TYPESET = {"paper.pdf": manuscript.same_pdf, "paper.html": manuscript.same_html}
 
 
 def _tree(root: Path) -> dict:
@@ -96,6 +106,10 @@ def compare(committed: Path, rebuilt: Path, ignore_png=False, result: Result | N
             continue
         if name == "numbers.json":
             res.numbers += _numbers_diff(ca[name], cb[name])
+        elif name in TYPESET:
+            why = TYPESET[name](ca[name], cb[name])
+            if why:
+                res.files.append(f"{name}: not the one the recomputed paper.md gives: {why}")
         elif name.startswith("tables/") and name.endswith(".csv"):
             res.numbers += _table_diff(name, ca[name], cb[name])
         else:

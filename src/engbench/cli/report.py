@@ -1,5 +1,6 @@
 """`engbench report`: data/processed (+ the run manifests in data/raw) → paper/build/ (tables,
-figures, numbers.json, paper.md and a self-contained paper.html). Never runs a workload."""
+figures, numbers.json, references.bib, paper.md, paper.pdf and a self-contained paper.html).
+Never runs a workload."""
 
 import sys
 from pathlib import Path
@@ -25,11 +26,12 @@ def register(sub):
 
 def run(args) -> int:
     from engbench.report import paper
+    from engbench.report.manuscript import ManuscriptError
 
     baseline = None if args.baseline.lower() == "none" else args.baseline
     try:
         html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png and not args.no_png)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ManuscriptError) as exc:
         print(f"engbench report: {exc}", file=sys.stderr)
         return 2
     print(f"engbench report: wrote {html.parent}", file=sys.stderr)

@@ -4,16 +4,22 @@
   figures/<name>.svg[,.png]                         every chart (vl-convert; PNG copies with png=True,
                                                     `engbench report --png`: the HTML inlines the SVG)
   numbers.json                                      every number the text quotes, as printed
-  paper.md                                          the write-up, rendered from paper/paper.md.j2
-  paper.html                                        the same, self-contained (CSS and figures inline)
+  references.bib                                    the reference list (engbench.report.citation)
+  paper.md                                          the manuscript, rendered from paper/paper.md.j2:
+                                                    front matter, labelled tables and figures
+                                                    ({#tab-…}, {#fig-…}), cross-references ([@…])
+  paper.pdf, paper.html                             paper.md typeset (engbench.report.manuscript);
+                                                    the HTML self-contained (CSS and figures inline)
+
+Labels (label()): "tab-" + the table's file stem, "fig-" + the figure's, "sec-" + a section's
+name, every run of characters other than letters, digits, _ and - turned into one "-".
 
 Nothing here runs a workload, and nothing written depends on the time or place of the build: the
 same inputs give byte-identical files (checked by tests/test_report.py; `engbench verify`
-relies on it)."""
+compares every number and table, and the PDF and HTML by their text)."""
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import math
@@ -22,23 +28,21 @@ import shutil
 from pathlib import Path
 
 import jinja2
-import mistune
 
 from .. import paths
 from .. import workloads as registry
-from . import charts, data, device, findings, methods, prose, tables, workload_charts, workload_tables
+from ..published.check import default_published_dir
+from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
+from . import workload_tables
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
 ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]
-CSS = """body{font-family:Georgia,serif;max-width:62em;margin:2em auto;padding:0 1em;line-height:1.5;color:#222}
-h1,h2,h3{font-family:'DejaVu Sans',Helvetica,Arial,sans-serif}
-table{border-collapse:collapse;margin:1em 0;font-size:.9em}
-th,td{border-bottom:1px solid #ccc;padding:.25em .6em}th{border-bottom:2px solid #555;text-align:left}
-td{font-variant-numeric:tabular-nums}img{max-width:100%;height:auto}
-code,pre{background:#f5f5f5;font-size:.85em}pre{padding:.6em;overflow-x:auto;white-space:pre-wrap}
-blockquote{color:#555;border-left:3px solid #ccc;margin-left:0;padding-left:1em}"""
+# workload → what its section cites (keys of references.bib: paper/references.csv, citation.SOURCE_KEY)
+CITE = {"iibench": ["iibench", "source-003"], "sysbench-update": ["sysbench", "source-001"],
+        "bulk-insert": ["source-002"], "linkbench": ["linkbench", "source-000"],
+        "cache-pollution": ["source-004"], "ycsb": ["ycsb"]}
 
 
 def template_path(paper_dir=None) -> Path:
@@ -190,29 +194,62 @@ def sections(exps, proc, nums) -> list[dict]:
                 charts_.append((f"ycsb.rum{tag}", f"ycsb: read, update and space amplification per engine "
                                 f"({where(sub)}). " + charts.RUM_CAPTION,
                                 workload_charts.ycsb_rum(frame, where(sub), len(sub))))
-        out.append({"workload": w, "intro": registry.get(w).intro, "tables": wl_tabs, "text": text,
+        cite = "; ".join(f"@{k}" for k in CITE.get(w, []))
+        out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",
+                    "tables": wl_tabs, "text": text,
                     "exps": [e for e in exps if e.workload == w], "charts": charts_, "figures": []})
     return out
 
 
-def _inline_images(html_text: str, build: Path) -> str:
-    def repl(m):
-        path = build / m.group(1)
-        mime = "image/svg+xml" if path.suffix == ".svg" else "image/png"
-        return f'src="data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"'
-    return re.sub(r'src="(figures/[^"]+)"', repl, html_text)
+def label(name: str, kind: str) -> str:
+    """The cross-reference label of a table (kind "tab", name its file stem), a figure ("fig", its
+    path) or a section ("sec-…"): kind-name, every run of other characters than letters, digits,
+    _ and - turned into one "-"."""
+    if kind == "fig":
+        name = Path(name).stem
+    return f"{kind}-" + re.sub(r"[^A-Za-z0-9_-]+", "-", str(name)).strip("-")
 
 
-def to_html(markdown_text: str, build: Path, title: str) -> str:
-    body = mistune.create_markdown(escape=False, plugins=["table"])(markdown_text)
-    body = _inline_images(body, build)
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f"<title>{title}</title>\n<style>\n{CSS}\n</style>\n</head>\n<body>\n{body}</body>\n</html>\n")
+def _refs(labels: list[str]) -> str:
+    """"[@a]", "[@a] and [@b]", "[@a] to [@z]" (tables and figures of one experiment are numbered
+    one after the other)."""
+    if len(labels) <= 2:
+        return " and ".join(f"[@{x}]" for x in labels)
+    return f"[@{labels[0]}] to [@{labels[-1]}]"
+
+
+def experiment_refs(exps, by_exp: dict, figs: dict) -> dict:
+    """experiment key → cross-references for its text: all its tables, all its figures, its
+    per-operation table ("ops") and RUM table ("rum"), "" when it has none."""
+    out = {}
+    for e in exps:
+        names = [t.name for t in by_exp[e.key]]
+        ops = [n for n in names if n.split(".", 1)[1] in ("per_insert", "per_txn", "per_request")]
+        out[e.key] = {"tables": _refs([label(n, "tab") for n in names]),
+                      "figures": _refs([label(p, "fig") for _, p in figs.get(e.key, [])]),
+                      "ops": _refs([label(ops[0], "tab")]) if ops else "",
+                      "rum": _refs([label(f"{e.key}.rum", "tab")]) if f"{e.key}.rum" in names else ""}
+    return out
+
+
+def _environment(tpl_dir: Path) -> jinja2.Environment:
+    """The template's Jinja2 environment and its filters: `x | anchor("tab")` writes the label
+    attribute {#tab-x} (a literal "{#" would open a Jinja comment), `x | ref("tab")` the
+    cross-reference [@tab-x], `x | label("tab")` the bare label."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tpl_dir)),
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    env.filters["label"] = lambda name, kind: label(name, kind)
+    env.filters["anchor"] = lambda name, kind=None: "{#" + (label(name, kind) if kind else name) + "}"
+    env.filters["ref"] = lambda name, kind: f"[@{label(name, kind)}]"
+    return env
 
 
 def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None = DEFAULT_BASELINE,
           png: bool = False, template=None) -> Path:
-    """Write <out_dir>/build/ (replacing it) and return the path of paper.html."""
+    """Write <out_dir>/build/ (replacing it) and return the path of paper.html. The template
+    (default <out_dir>/paper.md.j2, else the repository's) names the folder whose template.typst
+    and references.csv are used too."""
     processed_dir = Path(processed_dir) if processed_dir else paths.processed_dir()
     raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
     out_dir = Path(out_dir) if out_dir else paths.REPO / "paper"
@@ -260,11 +297,11 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
 
     tpl_path = Path(template) if template else template_path(out_dir)
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tpl_path.parent)),
-                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
-                             trim_blocks=True, lstrip_blocks=True)
+    (build_dir / citation.BIB).write_text(citation.bibliography(default_published_dir(), tpl_path.parent,
+                                                                manifests))
     by_exp = {e.key: [t for t in tabs if t.name.startswith(e.key + ".")] for e in exps}
-    text = env.get_template(tpl_path.name).render(
+    text = _environment(tpl_path.parent).get_template(tpl_path.name).render(
+        front_matter=citation.front_matter(citation.front(manifests)), refs=experiment_refs(exps, by_exp, figs),
         N=nums, who=_names(exps), exps=exps, tables=by_exp, figures=figs, machine=machine,
         sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
@@ -274,6 +311,4 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         n_manifests=len(manifests), isfinite=math.isfinite)
     text = re.sub(r"\n{3,}", "\n\n", text)
     (build_dir / "paper.md").write_text(text)
-    title = "engbench: B-tree, LSM and mmap storage engines measured"
-    (build_dir / "paper.html").write_text(to_html(text, build_dir, title))
-    return build_dir / "paper.html"
+    return manuscript.render(build_dir, tpl_path.parent)[1]

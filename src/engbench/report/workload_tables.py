@@ -226,7 +226,7 @@ def cache_tables(exp, cp, stats) -> list[Table]:
                 rows.append([cfg, snap] + cells)
         out.append(_table(f"{exp.key}.cache_stats.{engine}", f"{exp.title} — {engine} cache statistics",
                           "Engine statistics after the setup (before), after the cold pass (mid) "
-                          "and after the hot scan (after): engine_stats_*.json.",
+                          "and after the hot scan (after): `engine_stats_*.json`.",
                           ["engine", "snapshot"] + [STAT_LABELS[n] for n in names], rows))
     return out
 

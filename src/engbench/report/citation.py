@@ -1,0 +1,186 @@
+"""The paper's front matter and reference list, from data (nothing here is typed into the template).
+
+Front matter (`front`):
+  author            CITATION.cff's authors when the repository has one, else "engbench contributors"
+  date              the day the newest run ended (its manifest's ended_utc), never the build's clock:
+                    the same data gives the same paper
+  data-commit       the git commit that newest run recorded (12 hex digits; "-dirty" when its working
+                    tree had uncommitted changes), and data-runs, how many run directories
+  engbench-version  pyproject.toml's version (the code that built the paper)
+  licence-paper     CC-BY-4.0 (the paper and the data), licence-code MIT
+
+Reference list (`bibtex`, written as build/references.bib and cited by key from paper.md):
+  source-NNN        the five source documents, one per seed file of data/published/sources.csv; their
+                    title, author, date and URL come from that file's columns of those names when it
+                    has them (title/author/date/url, or document_title, authors, year, source_url),
+                    else the title (and its year) engbench.findings names the document by
+  <key>             the tools the paper names (paper/references.csv: LinkBench, iibench, YCSB, ...);
+                    an engine library's entry gets the versions the runs' manifests recorded for it
+                    (software.engine_library, any case / engine_version)."""
+
+from __future__ import annotations
+
+import csv
+import re
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+import yaml
+
+from .. import paths
+
+PAPER_LICENCE = "CC-BY-4.0"
+CODE_LICENCE = "MIT"
+DEFAULT_AUTHORS = ["engbench contributors"]
+TOOLS = "references.csv"          # in the paper folder (paper/references.csv)
+BIB = "references.bib"            # in build/
+SOURCE_KEY = "source-{}"
+# sources.csv column → the names it may carry (the first one present wins)
+SOURCE_COLUMNS = {"title": ("title", "document_title"), "author": ("author", "authors", "document_author"),
+                  "date": ("date", "published", "document_date", "year"), "url": ("url", "source_url", "document_url")}
+
+
+def authors(repo: Path = paths.REPO) -> list[str]:
+    """CITATION.cff's authors ("given family", or name), else DEFAULT_AUTHORS."""
+    cff = Path(repo) / "CITATION.cff"
+    if not cff.is_file():
+        return list(DEFAULT_AUTHORS)
+    doc = yaml.safe_load(cff.read_text()) or {}
+    out = []
+    for a in doc.get("authors") or []:
+        if isinstance(a, dict):
+            name = a.get("name") or " ".join(str(a[k]) for k in ("given-names", "name-particle", "family-names",
+                                                                    "name-suffix") if a.get(k))
+            if name:
+                out.append(str(name))
+    return out or list(DEFAULT_AUTHORS)
+
+
+def version(repo: Path = paths.REPO) -> str:
+    """The version in pyproject.toml (the installed package's when there is no pyproject)."""
+    pyproject = Path(repo) / "pyproject.toml"
+    if pyproject.is_file():
+        return str(tomllib.loads(pyproject.read_text())["project"]["version"])
+    return metadata.version("engbench")
+
+
+def _newest(manifests: dict) -> dict | None:
+    ended = [(str(m.get("ended_utc") or m.get("started_utc") or ""), rid) for rid, m in manifests.items()]
+    return manifests[max(ended)[1]] if ended else None
+
+
+def front(manifests: dict, repo: Path = paths.REPO) -> dict:
+    """The front matter fields (module docstring), from the run manifests and the repository."""
+    newest = _newest(manifests)
+    date, commit = "no runs", "none"
+    if newest is not None:
+        date = str(newest.get("ended_utc") or newest.get("started_utc") or "unknown")[:10]
+        git = newest.get("git") or {}
+        commit = str(git.get("commit") or "unknown")[:12] + ("-dirty" if git.get("dirty") else "")
+    return {"author": authors(repo), "date": date, "data-commit": commit, "data-runs": str(len(manifests)),
+            "engbench-version": version(repo), "licence-paper": PAPER_LICENCE, "licence-code": CODE_LICENCE,
+            "bibliography": BIB}
+
+
+def front_matter(fields: dict) -> str:
+    """The YAML lines of paper.md's front matter (the template adds the title and the --- lines)."""
+    return yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=1000)
+
+
+# --- the reference list -------------------------------------------------------------------------
+
+def _pick(row: dict, names) -> str:
+    for n in names:
+        if (row.get(n) or "").strip():
+            return row[n].strip()
+    return ""
+
+
+def sources(published_dir: Path) -> list[dict]:
+    """One entry per source document named in <published_dir>/sources.csv (module docstring)."""
+    from ..findings.claims import SOURCE_TITLE
+
+    path = Path(published_dir) / "sources.csv"
+    if not path.is_file():
+        return []
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    docs = {}
+    for row in rows:
+        seed = (row.get("seed_file") or "").strip()
+        if not re.match(r"^\d{3}_", seed):
+            continue                       # "(all)": the numbers-in-text file
+        doc = docs.setdefault(seed, {"key": SOURCE_KEY.format(seed[:3]), "seed": seed})
+        for field, names in SOURCE_COLUMNS.items():
+            if not doc.get(field):         # the first row of the document that has it
+                doc[field] = _pick(row, names)
+    out = []
+    for seed, doc in sorted(docs.items()):
+        if not doc["title"]:
+            m = re.match(r"^(.*?)\s*\((\d{4})\)$", SOURCE_TITLE.get(seed[:3], ""))
+            doc["title"], doc["date"] = (m.group(1), doc["date"] or m.group(2)) if m else (seed, doc["date"])
+        author = " and ".join(a.strip() for a in doc["author"].split(";") if a.strip())
+        out.append({"key": doc["key"], "type": "online", "title": doc["title"], "author": author,
+                    "date": doc["date"], "url": doc["url"],
+                    "note": f"Source document {seed[:3]} ({seed}); its tables are in data/published"})
+    return out
+
+
+def tools(paper_dir: Path, manifests: dict) -> list[dict]:
+    """The tools the paper cites (<paper_dir>/references.csv, else the repository's), with the engine
+    library versions the manifests recorded."""
+    path = Path(paper_dir) / TOOLS
+    if not path.is_file():
+        path = paths.REPO / "paper" / TOOLS
+    with path.open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    out = []
+    for r in rows:
+        lib = (r.get("version_of") or "").strip().lower()
+        soft = [m.get("software") or {} for m in manifests.values()]
+        versions = sorted({str(x["engine_version"]) for x in soft if lib and x.get("engine_version")
+                           and str(x.get("engine_library", "")).lower() == lib})
+        out.append({"key": r["key"], "type": r["type"], "title": r["title"], "author": r["author"],
+                    "date": r.get("year", ""), "url": r.get("url", ""), "doi": r.get("doi", ""),
+                    "booktitle" if r["type"] == "inproceedings" else "organization": r.get("venue", ""),
+                    "version": ", ".join(versions)})
+    return out
+
+
+_ESCAPE = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+           "#": r"\#", "_": r"\_"}
+
+
+def _tex(value: str, keep_braces: bool = False) -> str:
+    """A BibTeX field value: LaTeX's special characters escaped (an author already written as
+    {Corporate Name} keeps its braces)."""
+    if keep_braces and value.startswith("{") and value.endswith("}"):
+        return "{" + "".join(_ESCAPE.get(c, c) for c in value[1:-1]) + "}"
+    return "".join(_ESCAPE.get(c, c) for c in value)
+
+
+def bibtex(entries: list[dict]) -> str:
+    """The entries as BibTeX, in order, empty fields left out; titles in double braces (kept as
+    written); url and doi verbatim."""
+    out = []
+    for e in entries:
+        lines = [f"@{e['type']}{{{e['key']},"]
+        for field in ("author", "title", "booktitle", "organization", "date", "version", "doi", "url", "note"):
+            v = (e.get(field) or "").strip()
+            if not v:
+                continue
+            if field == "title":
+                v = "{" + _tex(v) + "}"
+            elif field == "date":
+                field = "year" if re.fullmatch(r"\d{4}", v) else "date"
+            elif field not in ("url", "doi"):
+                v = _tex(v, keep_braces=field in ("author", "organization"))
+            lines.append(f"  {field} = {{{v}}},")
+        out.append("\n".join(lines) + "\n}\n")
+    return "\n".join(out)
+
+
+def bibliography(published_dir: Path, paper_dir: Path, manifests: dict) -> str:
+    """references.bib: the source documents, then the tools."""
+    return bibtex(sources(published_dir) + tools(paper_dir, manifests))
