@@ -386,7 +386,9 @@ def test_paper_is_a_manuscript(processed):
     # the newest run's end (make_engine_run: 2026-11-21T05:45:44Z), the commit it recorded
     assert 'date: \'2026-11-21\'' in front and "data-commit: 0123456789ab\n" in front
     assert f"engbench-version: {citation.version()}" in front and "licence-paper: CC-BY-4.0" in front
-    assert "author:\n- engbench contributors" in front and "bibliography: references.bib" in front
+    from engbench.report import citation
+    authors = citation.authors()  # CITATION.cff's (tests/test_paper_front_matter.py: without one, "engbench contributors")
+    assert "author:\n" + "".join(f"- {a}\n" for a in authors) in front and "bibliography: references.bib" in front
     # every table the build wrote has its numbered caption and label in paper.md, every figure too
     tables = sorted(p.name[:-4] for p in (build / "tables").glob("*.csv"))
     labels = re.findall(r"\{#(tab-[^}]+)\}", md)
