@@ -62,9 +62,8 @@ def gate_results(tables: dict, finding: claims.Finding) -> list:
 
 def needs_results(tables: dict, finding: claims.Finding) -> list:
     """[(pick label, regime.GateResult)] of the finding's minimum counts (Finding.needs)."""
-    picks = {p.label: p for p in finding.picks}
-    return [(label, r) for label, gate in finding.needs
-            for r in regime.check(tables, picks[label].experiment, picks[label].engine, claims.GATES, only=[gate])]
+    return [(pick.label, r) for pick, gate in finding.needs
+            for r in regime.check(tables, pick.experiment, pick.engine, claims.GATES, only=[gate])]
 
 
 def evaluate(tables: dict, finding: claims.Finding) -> dict:

@@ -35,7 +35,8 @@ def fingerprint(finding) -> str:
     """What a rule is: the values it compares (table, column, selection), its rule text, its
     minimum counts; the claim's words and labels are not part of it."""
     parts = [[p.experiment, p.engine, p.value, sorted(p.where.items())] for p in finding.picks]
-    doc = {"picks": parts, "rule": finding.rule_text, "needs": [list(map(str, n)) for n in finding.needs]}
+    needs = [[p.experiment, p.engine, p.value, str(g)] for p, g in finding.needs]
+    doc = {"picks": parts, "rule": finding.rule_text, "needs": needs}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 

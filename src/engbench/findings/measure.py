@@ -64,6 +64,11 @@ def wt_file_bytes(files: pd.DataFrame, run_id: str, kind: str) -> float:
 PER_200K = 200_000  # the source's "per 200k inserts"
 
 
+def _count(frame, rid) -> float:
+    n = int((frame["run_id"] == rid).sum()) if frame is not None and len(frame) else 0
+    return float(n) if n else math.nan
+
+
 def _runs_value(t, rid, column, times=1.0):
     sel = t["runs"].loc[t["runs"]["run_id"] == rid, column] if column in t["runs"] else []
     return float(sel.iloc[0]) * times if len(sel) else math.nan
@@ -78,13 +83,35 @@ DERIVED = {
     "proc_rkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_rkb_per_op", PER_200K),
     # its context switches per 200k operations (runs.proc_cs_per_op: all of its threads, none of another process's)
     "proc_cs_per_200k": lambda t, rid: _runs_value(t, rid, "proc_cs_per_op", PER_200K),
+    # the run's own device reads (its cgroup's) per 200k operations: the source's io.r
+    "cg_r_per_200k": lambda t, rid: _runs_value(t, rid, "cg_r_per_op", PER_200K),
+    # KB per device read request of the run's own reads (its cgroup's bytes ÷ requests)
+    "cg_kb_per_read": lambda t, rid: _runs_value(t, rid, "cg_rkb_per_op") / _runs_value(t, rid, "cg_r_per_op"),
+    # files in the data directory at the end (summary.json disk.files)
+    "files": lambda t, rid: _count(t.get("disk_files"), rid),
 }
 
 
+def stat_per_200k(tables: dict, run: pd.Series, stat: str) -> float:
+    """An engine statistic's increase over the run (engine_stats: after − before) per 200k operations,
+    e.g. a WiredTiger table's "cache: pages read into cache" (its cache misses) per 200k inserts."""
+    st = tables.get("engine_stats")
+    if st is None or not len(st):
+        return math.nan
+    sel = st[(st["run_id"] == run["run_id"]) & (st["stat"] == stat)].set_index("snapshot")["value"]
+    ops = float(run.get("ops") or 0)
+    if "after" not in sel or "before" not in sel or not ops:
+        return math.nan
+    return (float(sel["after"]) - float(sel["before"])) / ops * PER_200K
+
+
 def value(tables: dict, run: pd.Series, pick: Pick) -> float:
-    """The value `pick` names for one run (NaN when the run has none)."""
+    """The value `pick` names for one run (NaN when the run has none): a runs column, a DERIVED value,
+    "stat_per_200k:<engine statistic>" (stat_per_200k), or "<table>:<column>" with `where`."""
     if pick.value in DERIVED:
         return DERIVED[pick.value](tables, run["run_id"])
+    if pick.value.startswith("stat_per_200k:"):
+        return stat_per_200k(tables, run, pick.value.split(":", 1)[1])
     if ":" not in pick.value:
         v = run.get(pick.value)
         return float(v) if v is not None and v == v else math.nan

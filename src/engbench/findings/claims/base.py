@@ -43,7 +43,7 @@ class Finding:
     rule_text: str            # the rule, in words
     chart_unit: str = ""
     version: int = 1          # history.py: bumped, with a history.Change, when the rule changes
-    needs: tuple = ()         # (pick label, regime.Gate): minimum counts on a compared configuration;
+    needs: tuple = ()         # (Pick, regime.Gate): minimum counts on the Pick's configuration;
                               # missed = not testable (the inventory's finding_ids say which claims it tests)
 
 

@@ -65,6 +65,8 @@ _P99 = tuple(p for op in ("update_node", "get_node", "update_link", "get_links_l
 _EFF = tuple(p for v in ("proc_rkb_per_op", "proc_wkb_per_op", "driver_cpu_us_per_op")
              for p in (lb(RX, "iobound", "snappy", v, tag=f" {v}"), lb(BT, "iobound", "snappy", v, tag=f" {v}")))
 _LOADRATE = (lb(BT, "cached", "snappy", "loads:q", tag=" (load)"), lb(BT, "iobound", "snappy", "loads:q", tag=" (load)"))
+_LOADSLOWER = tuple(lb(e, db, "snappy", "loads:q", tag=" (load)") for e in (BT, RX) for db in ("cached", "iobound"))
+_COMPARABLE = (lb(RX, "iobound", "snappy", "q"), lb(BT, "iobound", "snappy", "q"))
 
 
 def _pairs_less(s, picks):
@@ -95,6 +97,11 @@ FINDINGS += [
             lambda s: rules.all_of([rules.greater(s, p[0].label, p[1].label) for p in _LOADW.values()]),
             "RocksDB above WiredTiger in the cached and in the IO-bound load, repetitions apart", "KB / insert",
             version=3),
+    Finding("000-rocks-writes-much-more-load", "000", "I don't know why it does so much more IO.",
+            "KB written per insert during the load (the driver process's task I/O)",
+            "RocksDB against WiredTiger, cached, snappy", _pub("cached", "load", "wkb_per_insert"), _LOADW["cached"],
+            lambda s: rules.greater(s, _LOADW["cached"][0].label, _LOADW["cached"][1].label, 1.5),
+            "RocksDB >= 1.5× WiredTiger (\"so much more\"), repetitions apart", "KB / insert"),
     Finding("000-similar-space-after-load", "000", "MongoRocks and WiredTiger use a similar amount of space.",
             "data + index bytes right after the load (WiredTiger's log files not counted)",
             "RocksDB and WiredTiger, cached, snappy", _pub("cached", "load", "size_gb"), _LOADSIZE,
@@ -126,6 +133,16 @@ FINDINGS += [
             lambda s: _pairs_less(s, _EFF),
             "RocksDB below WiredTiger in KB read, KB written and CPU per transaction, repetitions apart",
             "per transaction"),
+    Finding("000-rocks-comparable-rate-iobound", "000", "with performance comparable to other engines",
+            _TPS, "RocksDB and WiredTiger, IO-bound, snappy", _pub("iobound", "query", "tps"), _COMPARABLE,
+            lambda s: rules.flat(s, [p.label for p in _COMPARABLE]),
+            "flat: the two means within 1.25× of each other (\"comparable\")", "transactions/s"),
+    Finding("000-load-bit-slower-when-larger", "000", "so an insert at 40m objects is a bit slower than at 2m",
+            "links + nodes loaded per second", "WiredTiger and RocksDB, cached against IO-bound graph, snappy", (),
+            _LOADSLOWER, lambda s: rules.all_of([rules.greater(s, _LOADSLOWER[i].label, _LOADSLOWER[i + 1].label)
+                                                 for i in (0, 2)]),
+            "for each engine, the smaller graph's load above the larger's (\"a bit slower\"), repetitions apart",
+            "inserts/s"),
     Finding("000-load-rate-similar-small-large", "000",
             "there isn't a substantial difference for 2m or 40m insert workload",
             "links + nodes loaded per second", "WiredTiger, cached against IO-bound graph, snappy", (), _LOADRATE,

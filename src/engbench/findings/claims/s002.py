@@ -22,6 +22,7 @@ _DATA = (bk("off", "none", "wt_data_bytes", " (data)"), bk("off", "zlib", "wt_da
 _INDEX = (bk("off", "none", "wt_index_bytes", " (index)"), bk("off", "zlib", "wt_index_bytes", " (index)"))
 _ZSIZES = (bk("off", "zlib", "wt_index_bytes", " (index)"), bk("off", "zlib", "wt_data_bytes", " (data)"))
 _JOURNAL = (bk("off", "zlib", "q"), bk("on", "zlib", "q"))
+_FOOT = (bk("off", "none", "table_bytes", " (data + index)"), bk("off", "zlib", "table_bytes", " (data + index)"))
 
 
 def _ratio_rule(s):
@@ -47,6 +48,11 @@ FINDINGS = [
              "value_as_printed", "item"),
             _ZSIZES, lambda s: rules.greater(s, _ZSIZES[0].label, _ZSIZES[1].label),
             "index file above data file, repetitions apart", "bytes"),
+    Finding("002-footprint-at-most-80-pct-smaller", "002",
+            "allowing you to reduce your physical storage footprint by up to as much as 80%",
+            "data + index bytes without compression / with zlib", "WiredTiger, journal off", (), _FOOT,
+            lambda s: rules.at_most(s, _FOOT[0].label, _FOOT[1].label, 5.0),
+            "uncompressed at most 5× zlib (a reduction of at most 80 %)", "bytes"),
     Finding("002-journal-is-the-bottleneck", "002",
             "it looks like WT commit+journaling is a contention point … disable WT journaling to verify that "
             "it removes the bottleneck",

@@ -43,7 +43,7 @@ def sweep(engine, value, tag=""):
 
 
 def _reads(*picks):
-    return tuple((p.label, Gate("device_reads", lo=MIN_READS, source="enough reads to measure a rate")) for p in picks)
+    return tuple((p, Gate("device_reads", lo=MIN_READS, source="enough reads to measure a rate")) for p in picks)
 
 
 Q = {e: sweep(e, "q") for e in (BT, LSM, RX, LM)}
@@ -52,6 +52,20 @@ R = {e: sweep(e, "proc_rkb_per_200k") for e in (BT, LSM, LM)}
 CPU = {e: sweep(e, "driver_cpu_us_per_op") for e in (BT, LSM)}      # the driver process's CPU µs / insert
 CS = {e: sweep(e, "proc_cs_per_200k") for e in (BT, LSM)}           # its context switches / 200k inserts
 SIZE = {e: sweep(e, "table_bytes") for e in (BT, LSM, LM)}          # data + index bytes at the end
+IOR = {e: sweep(e, "cg_r_per_200k") for e in (BT, LSM)}             # the run's own device reads / 200k (io.r)
+KBREQ = {e: sweep(e, "cg_kb_per_read") for e in (BT, LSM, RX)}      # KB per device read request (own)
+FILES = {e: sweep(e, "files") for e in (BT, LSM)}
+_TBL = "purchases_index"                                             # the iibench collection's WiredTiger tables
+
+
+def _pages(table, tag):
+    """WiredTiger's cache misses of one table per 200k inserts, small cache."""
+    return Pick(f"wiredtiger, small cache, {tag}", STEPS[-1][0], BT,
+                f"stat_per_200k:table:{table} | cache: pages read into cache")
+
+
+_PK, _ID = _pages(_TBL, "collection"), _pages(f"{_TBL}._id_", "_id index")
+_SEC = tuple(_pages(f"{_TBL}.{i}", f"{i} index") for i in ("pc", "rpc", "ptc"))
 P = "003_iibench_per_200k_inserts.csv"
 _KBW = "KB written per 200k inserts (the driver process's task I/O)"
 _KBR = "KB read per 200k inserts (the driver process's task I/O)"
@@ -131,6 +145,46 @@ FINDINGS = [
             (), CPU[LSM][:2] + CPU[BT][:2],
             lambda s: rules.all_of([rules.greater(s, CPU[LSM][i].label, CPU[BT][i].label, 1.5) for i in (0, 1)]),
             "LSM >= 1.5× B-tree at the large and the medium cache (\"much\"), repetitions apart", "µs / insert"),
+    Finding("003-io-r-matches-kbr", "003", "The results match io.kBr.",
+            "device read requests per 200k inserts (the run's own cgroup: the source's io.r)",
+            "WiredTiger B-tree at three cache sizes; LSM at the medium and small cache",
+            _pub("io_reads_per_200k_inserts"), IOR[BT] + IOR[LSM][1:],
+            lambda s: rules.all_of([rules.trend(s, labels(IOR[BT]), up=True, factor=2.0),
+                                    rules.at_most(s, IOR[LSM][2].label, IOR[LSM][1].label)]),
+            "B-tree rises at every step (smallest / largest cache >= 2, ends apart) and the LSM's small cache "
+            "at most 1.25× its medium, as KB read", "reads / 200k inserts", needs=_reads(IOR[BT][-1])),
+    Finding("003-pk-index-append-only", "003",
+            "For a b-tree the IO pattern for the primary key index is efficient -- it is append only to grow the "
+            "index to the right.", "WiredTiger cache misses (pages read into cache) per 200k inserts, per table",
+            "WiredTiger B-tree, small cache: the collection and its _id index against the secondary indexes", (),
+            (_PK, _ID, *_SEC),
+            lambda s: rules.all_of([rules.less(s, a.label, b.label) for a in (_PK, _ID) for b in _SEC]),
+            "the collection and the _id index each below every secondary index, repetitions apart",
+            "pages / 200k inserts", needs=_reads(R[BT][-1])),
+    Finding("003-lsm-larger-read-requests", "003",
+            "they use larger IO requests (many pages at a time) compared to a b-tree",
+            "KB per device read request (the run's own cgroup: bytes ÷ requests)",
+            "WiredTiger LSM and RocksDB against the WiredTiger B-tree, small cache", (),
+            (KBREQ[LSM][-1], KBREQ[RX][-1], KBREQ[BT][-1]),
+            lambda s: rules.all_of([rules.greater(s, KBREQ[e][-1].label, KBREQ[BT][-1].label, 2.0) for e in (LSM, RX)]),
+            "LSM and RocksDB >= 2× the B-tree's KB per read request (\"many pages at a time\"), repetitions apart",
+            "KB / request", needs=_reads(KBREQ[LSM][-1], KBREQ[RX][-1], KBREQ[BT][-1])),
+    Finding("003-lsm-many-files", "003", "It seems the LSM engine creates lots of files",
+            "files in the data directory at the end", "WiredTiger LSM against B-tree, each cache size", (),
+            FILES[LSM] + FILES[BT],
+            lambda s: rules.all_of([rules.greater(s, FILES[LSM][i].label, FILES[BT][i].label, 1.5) for i in range(3)]),
+            "LSM >= 1.5× the B-tree's files at every cache size, repetitions apart", "files"),
+    Finding("003-mmap-rate-lower", "003", "Results for mmap1 explain why it is great that MongoDB 2.8 includes WiredTiger.",
+            _RATE, "LMDB (as mmapv1) against the WiredTiger B-tree, each cache size", (), Q[LM] + Q[BT],
+            lambda s: rules.all_of([rules.less(s, Q[LM][i].label, Q[BT][i].label) for i in range(3)]),
+            "LMDB below the B-tree at every cache size, repetitions apart", "docs/s"),
+    Finding("003-mmap-reads-more", "003", "The rate for mmapv1 at 144G is much worse than for WiredTiger.", _KBR,
+            "LMDB (as mmapv1, its pages in the OS page cache under the limit) against WiredTiger B-tree and LSM, "
+            "medium cache (WiredTiger's indexes fit in its cache)", _pub("io_kb_read_per_200k_inserts"),
+            (R[LM][1], R[BT][1], R[LSM][1]),
+            lambda s: rules.all_of([rules.greater(s, R[LM][1].label, R[e][1].label, 1.5) for e in (BT, LSM)]),
+            "LMDB >= 1.5× the B-tree's and the LSM's KB read (\"much worse\"), repetitions apart", "KB / 200k inserts",
+            needs=_reads(R[LM][1])),
     Finding("003-btree-smaller-than-mmap", "003",
             "it is much more IO efficient than the mmapv1 engine (uses less space on disk, reads less from and "
             "writes less to storage for the same workload)",
