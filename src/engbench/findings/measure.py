@@ -61,22 +61,13 @@ def wt_file_bytes(files: pd.DataFrame, run_id: str, kind: str) -> float:
     return total if seen else math.nan
 
 
-PER_200K = 200_000  # the source's "per 200k inserts"
-
-
-def _runs_value(t, rid, column, times=1.0):
-    sel = t["runs"].loc[t["runs"]["run_id"] == rid, column] if column in t["runs"] else []
-    return float(sel.iloc[0]) * times if len(sel) else math.nan
-
-
 DERIVED = {
     "wt_data_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "data"),
     "wt_index_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "index"),
-    # the driver process's own device I/O per 200k operations (runs.proc_*kb_per_op: task I/O
-    # accounting, which no other user of a shared device adds to, unlike iostat)
-    "proc_wkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_wkb_per_op", PER_200K),
-    "proc_rkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_rkb_per_op", PER_200K),
 }
+# the driver process's own device I/O per 200k operations (task I/O accounting, which no other user
+# of a shared device adds to, unlike iostat) are runs columns, proc_wkb_per_200k and
+# proc_rkb_per_200k (engbench.tables.rows: normalize.per_n of proc_*kb_per_op, the one definition)
 
 
 def value(tables: dict, run: pd.Series, pick: Pick) -> float:
