@@ -78,7 +78,8 @@ def run_rows(c: RunCaptures) -> dict:
     vm_w = nz.trim_to_window(vm, start, end)
     cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
     notes = ([f"driver: {w}" for w in summ.get("warnings") or []]
-             + [f"capture: {w}" for w in man.get("capture_warnings") or []])
+             + [f"capture: {w}" for w in man.get("capture_warnings") or []]
+             + [f"run: {w}" for w in man.get("warnings") or []])
     for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
         missed = nz.missed_seconds(frame, start, end)
         if not len(frame):
