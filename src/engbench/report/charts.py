@@ -195,7 +195,7 @@ def rum(exp, machine: str):
     scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
     notes = [RUM_CAPTION, AMP_COUNTERS]
     if missing:
-        notes.append(f"not shown ({', '.join(missing)}): no such counter, or nothing to divide by")
+        notes.append(f"not shown ({'; '.join(missing)}): no such counter, or nothing to divide by")
     x = alt.X("amplification:N", title=None, sort=[a for a, _ in AMPS],
               axis=alt.Axis(labelFontSize=12, labelAngle=-25))
     y = alt.Y("value:Q", title="measured bytes / logical bytes" + (" (log)" if log else ""), scale=scale)

@@ -199,8 +199,11 @@ def rum_chart(long: pd.DataFrame, where: str = "", n_runs: int | None = None):
     missing = [c for c in dict.fromkeys(c for c, *_ in CORNERS) if c not in set(data["corner"])]
     if missing:
         notes.append(f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by")
-    return alt.layer(bars, spread, labels, one, data=data).properties(width=130, height=190).facet(
-        column=alt.Column("panel:N", title=None, sort=panels),
+    # the panel's name on two lines: the corner, then its [counter]
+    two_lines = "[split(datum.value, ' [')[0], '[' + split(datum.value, ' [')[1]]"
+    return alt.layer(bars, spread, labels, one, data=data).properties(width=140, height=190).facet(
+        column=alt.Column("panel:N", title=None, sort=panels,
+                          header=alt.Header(labelExpr=two_lines, labelFontSize=10, labelLimit=0)),
         title=_title("RUM corners per engine", "ycsb", where, n, notes),
     ).resolve_scale(y="independent")
 
