@@ -182,3 +182,34 @@ def test_runs_from_two_hosts_give_two_machine_groups(made, tmp_path):
     assert len(groups) == 2
     assert importer.machine_key(mine) in groups and any(k.startswith("64cpu-512g-") for k in groups)
     assert all(len(v) == 1 for v in groups.values())
+
+
+def _kib(tree) -> int:
+    """KiB a tree's files take on tmpfs: whole 4 KiB pages (directories take none)."""
+    return sum(-(-p.stat().st_size // 4096) * 4 for p in tree.rglob("*") if p.is_file())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a tmpfs needs root")
+def test_a_copy_that_fails_half_way_imports_nothing(made, tmp_path):
+    """All or nothing: data/raw on a tmpfs with room for the first run but not the second (a disk
+    that fills during the import). Before, the first run stayed imported and nothing said which;
+    now nothing is imported, the error says so, and no staging directory is left."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    first, second = (_kib(r) for r in made)
+    size = first + second // 2  # the first run and half the second
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}k", "tmpfs", str(raw)], check=True)
+    try:
+        out = _import(made[0].parent, raw)
+        assert out.returncode == 2, (out.stdout, out.stderr)
+        assert "engbench import: import failed (" in out.stderr and "No space left on device" in out.stderr
+        assert f"nothing imported into {raw}" in out.stderr
+        assert list(raw.iterdir()) == []  # not the first run, not the staging directory
+        assert out.stdout == ""
+        with pytest.raises(importer.ImportFailed) as err:
+            importer.import_runs(made[0].parent, raw)
+        assert err.value.imported == []
+    finally:
+        subprocess.run(["umount", str(raw)], check=True)
+    out = _import(made[0].parent, raw)  # with room, both
+    assert out.returncode == 0 and sorted(p.name for p in raw.iterdir()) == [r.name for r in made]

@@ -33,7 +33,7 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
     for needle in ("driver/src/workloads/<name>/workload.cc", "store_kv.cc", "store_mariadb.cc",
                    "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads.py",
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
-                   "tests/test_layout.py"):
+                   "tests/test_layout.py", "src/engbench/run/readback.py"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
@@ -128,3 +128,12 @@ def test_limits_count_each_engines_stated_caches():
         == 16 * limits.MiB
     assert limits.engine_memory("wiredtiger-lsm", {"wiredtiger.cache_size": "16MiB"}) == 16 * limits.MiB
     assert limits.engine_memory("lmdb", {"lmdb.map_size": "1GiB"}) == 0
+
+
+@pytest.mark.parametrize("workload", sorted({w for t in TARGETS for w in t["workloads"]}))
+def test_every_workload_a_target_runs_says_what_to_read_back(workload):
+    """A run on a server target reads back what the workload wrote (run.readback): every workload a
+    target lists has its collections there (none is read back as another workload's)."""
+    from engbench.run import readback
+    got = readback.expected(workload, {}, {"load": {}, "totals": {}})
+    assert got and all(isinstance(k, str) and k for k in got)

@@ -74,11 +74,38 @@ def test_throughput_percentiles_descending_rank_and_na_below_10():
 
 
 def test_rum_ratios():
-    assert nz.write_amplification(3 * 2**20, 2**20) == 3
-    assert nz.read_amplification(10, 40) == 0.25
-    assert nz.space_amplification(150, 100) == 1.5
-    assert math.isnan(nz.read_amplification(10, 0))  # nothing read logically
-    assert math.isnan(nz.space_amplification(10, None))
+    # device (iostat): bytes over the window / logical bytes
+    assert nz.write_amp_device(3 * 2**20, 2**20) == 3
+    assert nz.read_amp_device(10, 40) == 0.25
+    assert nz.space_amp(150, 100) == 1.5
+    assert math.isnan(nz.read_amp_device(10, 0))  # nothing read logically
+    assert math.isnan(nz.space_amp(10, None))
+    # cgroup / process: KB per op × 1024 over the logical bytes of one op: 3 KB read per op for
+    # 15360 B returned by 10 ops (1536 B each) = 2; 0.5 KB written per op for 2560 B by 10 ops = 2
+    assert nz.read_amp_cgroup(3.0, 15_360, 10) == pytest.approx(3072 / 1536)
+    assert nz.read_amp_process(3.0, 15_360, 10) == pytest.approx(2.0)
+    assert nz.write_amp_process(0.5, 2560, 10) == pytest.approx(2.0)
+    assert math.isnan(nz.read_amp_cgroup(float("nan"), 15_360, 10))  # no cgroup: no run limits
+    assert math.isnan(nz.write_amp_process(None, 2560, 10))
+    assert math.isnan(nz.write_amp_process(0.5, 0, 10))  # nothing written: nothing to divide by
+    # a load: 4 KB per inserted record of 1000 logical bytes (100 records, 100000 bytes)
+    assert nz.load_write_amp(4.0, 100_000, 100) == pytest.approx(4.096)
+    assert math.isnan(nz.load_write_amp(4.0, None, 100))
+
+
+def test_run_amplifications_one_column_per_counter():
+    from engbench.normalize.amplification import RUN_COLUMNS, run_amplifications
+    row = {"ops": 10, "logical_bytes_read": 15_360, "logical_bytes_written": 2560, "logical_bytes_stored": 100,
+           "device_bytes_read": 30_720, "device_bytes_written": 10_240, "cg_rkb_per_op": 1.5,
+           "proc_rkb_per_op": 3.0, "proc_wkb_per_op": 0.5}
+    got = run_amplifications(row, 250, server_target=False)
+    assert list(got) == list(RUN_COLUMNS)
+    assert got == pytest.approx({"read_amp_device": 2.0, "read_amp_cgroup": 1.0, "read_amp_process": 2.0,
+                                 "write_amp_device": 4.0, "write_amp_process": 2.0, "space_amp": 2.5})
+    # a server target's engine is not in the driver's process: no process figures
+    srv = run_amplifications(row, 250, server_target=True)
+    assert math.isnan(srv["read_amp_process"]) and math.isnan(srv["write_amp_process"])
+    assert srv["write_amp_device"] == 4.0
 
 
 def test_partial_intervals_are_shorter_than_half_the_report_interval():

@@ -68,12 +68,16 @@ def test_one_run_by_hand(tmp_path):
     # iostat wkB/s over 34..43: 0+98304+163848+376+68+0×5 = 262596 → 26259.6 kB/s
     assert r["wkb_per_s"] == pytest.approx(26259.6)
     assert r["wkb_per_op"] == pytest.approx(262596 / 262144)
-    assert r["write_amp"] == pytest.approx(262596 / 262144)
+    assert r["write_amp_device"] == pytest.approx(262596 / 262144)
+    # the driver process wrote nothing (its samples' write_bytes stay 0): process write amp 0;
+    # no run limits, so no cgroup read amp
+    assert r["proc_wkb_per_op"] == 0 and r["write_amp_process"] == 0
+    assert r["read_amp_cgroup"] != r["read_amp_cgroup"]
     # the rm's 256 MiB of discards (05:45:39) stay in dkB, not in wKB: 4 + 8 + 262144
     assert r["dkb_per_op"] == pytest.approx(262156 / 262144)
     # reads 224+4+52+28 kB in 24+1+5+7 requests; read amp has no logical reads to divide by
     assert r["rkb_per_op"] == pytest.approx(308 / 262144) and r["r_per_200k"] == pytest.approx(37 / 262144 * 2e5)
-    assert r["read_amp"] != r["read_amp"]
+    assert r["read_amp_device"] != r["read_amp_device"] and r["read_amp_process"] != r["read_amp_process"]
     assert r["wkb_per_200k"] == pytest.approx(262596 / 262144 * 200000)
     assert r["wkb_per_batch"] == pytest.approx(262596 / 262144 * 1024)
     # vmstat 34..43: cs 60 76 95 46 38 119 28 30 62 33 (mean 58.7); us+sy 1 49 1 0 0 1 0 1 0 0 (5.3)
@@ -299,8 +303,8 @@ def test_driver_warnings_reach_the_runs_table_and_missing_means_none(tmp_path):
     with pytest.warns(UserWarning):
         assert run_tables(d)["runs"]["warnings"].endswith("; capture: vmstat: not installed")
     # the iibench run reads nothing: its read amplification is NA, and says why
-    assert r["read_amp"] != r["read_amp"]
+    assert r["read_amp_device"] != r["read_amp_device"]
     assert r["amp_notes"] == "read amp: no logical bytes read (nothing to divide by)"
     _patch(d / "driver" / "summary.json", lambda s: s.pop("totals"))
     r = run_tables(d)["runs"]
-    assert r["write_amp"] != r["write_amp"] and "write amp: logical bytes written not recorded" in r["amp_notes"]
+    assert r["write_amp_device"] != r["write_amp_device"] and "write amp: logical bytes written not recorded" in r["amp_notes"]

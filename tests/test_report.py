@@ -132,7 +132,9 @@ def test_tables_equal_processed_values_rounded_as_published(processed):
     rum = tabs["rum"].printed.set_index("engine")
     # space amp = allocated / stored: 3·2^28 / 2^28; lmdb 4·2^28 / (2^27)
     assert rum.at["lmdb", "space amp (×)"] == "8.00"
-    assert rum.at["wiredtiger", "space amp (×)"] == "3.00" and rum.at["wiredtiger", "read amp (×)"] == "NA"
+    assert rum.at["wiredtiger", "space amp (×)"] == "3.00" and rum.at["wiredtiger", "device read amp (×)"] == "NA"
+    # one column per counter: no run limits, so no cgroup; the process's samples wrote nothing
+    assert rum.at["wiredtiger", "cgroup read amp (×)"] == "NA" and rum.at["wiredtiger", "process write amp (×)"] == "0.00"
     p99 = tabs["p99"].printed.set_index("engine")
     # p99 buckets capped at the measured intervals' exact max (wiredtiger 4010 µs → "4", lmdb → "16")
     assert p99.at["wiredtiger", "p99 insert (ms)"] == "4" and p99.at["lmdb", "p99 insert (ms)"] == "16"
@@ -148,7 +150,7 @@ def test_relative_table_ratios(processed):
     assert ins.at["rocksdb", "ips (× wiredtiger)"] == "2.00" and ins.at["lmdb", "ips (× wiredtiger)"] == "0.50"
     assert ins.at["rocksdb", "wKB/i (× wiredtiger)"] == "0.50" and ins.at["wiredtiger", "rss (× wiredtiger)"] == "1.00"
     r = rel["rum.rel"].printed.set_index("engine")
-    assert r.at["lmdb", "space amp (× wiredtiger)"] == f"{8 / 3:.2f}" and r.at["lmdb", "read amp (× wiredtiger)"] == "NA"
+    assert r.at["lmdb", "space amp (× wiredtiger)"] == f"{8 / 3:.2f}" and r.at["lmdb", "device read amp (× wiredtiger)"] == "NA"
     assert tables.ratio(0, 0) == 1 and tables.ratio(3, 0) == float("inf")
     assert tables.ratio(float("nan"), 2) != tables.ratio(float("nan"), 2) and tables.ratio(1, 4) == 0.25
     assert tables.relative(rel["per_insert"], "no-such-engine") is None
@@ -207,7 +209,7 @@ def test_charts_name_workload_machine_and_runs(processed):
     assert enc["x"]["field"] == "amplification" and enc["xOffset"]["field"] == "config"
     assert any("> 1" in s for s in rum["title"]["subtitle"])
     rows = next(v for k, v in rum["datasets"].items() if any("amplification" in r for r in v))
-    assert {(r["amplification"], r["config"]): r["value"] for r in rows}[("space", "wiredtiger")] == 3.0
+    assert {(r["amplification"], r["config"]): r["value"] for r in rows}[("space, allocated", "wiredtiger")] == 3.0
 
 
 def test_sweep_only_when_the_data_varies(tmp_path):
@@ -318,7 +320,11 @@ def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path)
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
     md = (a / "paper.md").read_text()
     heads = [re.sub(r" \{#[^}]+\}$", "", line) for line in md.splitlines() if line.startswith("## ")]
-    assert heads == ["## What is compared", "## iibench", "## sysbench-update", "## Device", "## Methods"]
+    assert heads == ["## Numbers the source documents print, checked", "## What is compared", "## iibench",
+                     "## sysbench-update", "## Device", "## Methods"]
+    # the published checks are shown whatever runs there are: every flag, every sentence not holding
+    assert (a / "tables" / "published_checks.flags.csv").is_file() and "ratio_index" in md
+    assert "001-08: “I tested these configurations:”" in md
     assert "**No calibration run exists**" in md  # said plainly, not left out
     for absent in ("linkbench", "bulk-insert", "cache-pollution", "fillseq"):
         assert f"## {absent}" not in md
@@ -370,7 +376,7 @@ def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
     assert tabs["per_insert"].caption.endswith(" Warnings — rocksdb: driver: load window not recorded.")
     assert "Warnings" not in tabs["p99"].caption  # said once per experiment's per-op tables, not on p99
     # iibench here reads nothing: read amp is NA in every row, and the RUM table says why
-    assert tabs["rum"].printed["read amp (×)"].tolist() == ["NA", "NA"]
+    assert tabs["rum"].printed["device read amp (×)"].tolist() == ["NA", "NA"]
     assert tabs["rum"].caption.endswith(" NA — every configuration: read amp: no logical bytes read "
                                         "(nothing to divide by).")
 

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from engbench import workloads
-from engbench.normalize.rum import engine_reads, own_read_amplification
+from engbench.normalize.rum import engine_reads
 from engbench.tables import build_tables, find_runs, write_tables
 from conftest import DEVICE
 
@@ -87,13 +87,6 @@ def test_engine_reads_by_hand():
     assert np.isnan(nb["engine_reads"]) and np.isnan(nb["engine_read_amp"]) and nb["run_ops"] == 10
 
 
-def test_own_read_amplification_by_hand():
-    # 3 KB of the run's own device reads per operation, 1536 logical bytes returned per operation
-    assert own_read_amplification(3.0, 15_360, 10) == pytest.approx(3072 / 1536)
-    assert np.isnan(own_read_amplification(float("nan"), 15_360, 10))  # no cgroup: no limits
-    assert np.isnan(own_read_amplification(3.0, 0, 10))  # nothing returned: nothing to divide by
-
-
 # --- real runs: engine counters, the RUM table, chart and paper section ------------------
 
 SMALL = ["recordcount=20000", "operationcount=0", "max_seconds=2.5", "target_rate=5000"]
@@ -143,29 +136,42 @@ def test_engine_counters_of_real_runs_match_their_files(rum_runs):
 
 def test_rum_chart_from_processed_runs(rum_runs):
     root, proc = rum_runs
-    from engbench.report import workload_charts, workload_tables
-    frame = workload_tables.ycsb_rum_frame(proc["runs"], proc["engine_stats"], proc["intervals"])
-    assert list(frame.columns) == ["config", "engine", "amplification", "value", "n", "letters", "source"]
+    from engbench.report import ycsb_rum
+    long = ycsb_rum.rum_long(proc["runs"], proc["loads"])
+    assert list(long.columns) == ycsb_rum.LONG
     runs = proc["runs"]
     letter = runs["param.workload"].astype(str)
-    for _, f in frame.iterrows():  # each bar is the mean of the stated runs' processed column
-        col, letters = {"read amp (C: point reads)": ("read_amp", ["c"]), "update amp (A, B, F)": ("write_amp", ["a"]),
-                        "space amp": ("space_amp", ["a", "c"])}[f["amplification"]]
-        v = runs.loc[(runs["engine"] == f["engine"]) & letter.isin(letters), col].dropna()
-        assert f["value"] == pytest.approx(v.mean()) and f["n"] == len(v)
-        assert f["source"] == ("du" if col == "space_amp" else "iostat")  # no run limits: no cgroup
-    got = set(zip(frame["engine"], frame["amplification"]))
+    loads = proc["loads"].set_index("run_id")
+    for _, f in long.iterrows():  # each cell is the mean of the stated runs' processed column
+        table, col = f["column"].split(".", 1)
+        letters = {"read amp (C: point reads)": ["c"], "reads per point read (C)": ["c"],
+                   "update amp (A, B, F: updates)": ["a"], "write amp (load: inserts)": ["a", "c"],
+                   "space amp": ["a", "c"]}[f["corner"]]
+        sel = runs[(runs["engine"] == f["engine"]) & letter.isin(letters)]
+        v = (sel[col] if table == "runs" else sel["run_id"].map(loads[col])).dropna()
+        assert f["mean"] == pytest.approx(v.mean()) and f["n"] == len(v), (f["corner"], f["counter"])
+        assert f["counter"] != "cgroup"  # no run limits: no cgroup counters
+    got = set(zip(long["engine"], long["corner"], long["counter"]))
     for engine in ("wiredtiger", "rocksdb"):  # updates write, everything stores; lmdb ran only C
-        assert {(engine, "update amp (A, B, F)"), (engine, "space amp")} <= got
-    assert ("lmdb", "space amp") in got and ("lmdb", "update amp (A, B, F)") not in got
-    chart = workload_charts.ycsb_rum(frame, "test machine")
+        assert {(engine, "update amp (A, B, F: updates)", "process"),
+                (engine, "update amp (A, B, F: updates)", "device"), (engine, "space amp", "allocated")} <= got
+    assert ("lmdb", "space amp", "allocated") in got
+    assert not any(e == "lmdb" and c.startswith("update") for e, c, _ in got)
+    chart = ycsb_rum.rum_chart(long, "test machine")
     spec = chart.to_dict()
     (values,) = [v for v in spec["datasets"].values()]
-    assert {"config", "amplification", "value", "n", "letters"} <= set(values[0])
-    assert spec["facet"]["column"]["field"] == "amplification"
-    assert len(values) == len(frame)
-    table = workload_tables.ycsb_rum_table(runs, proc["engine_stats"], proc["intervals"])
-    cells = table.printed.set_index(["engine", "workload"])
+    assert {"config", "corner", "counter", "mean", "n", "letters", "panel"} <= set(values[0])
+    assert spec["facet"]["column"]["field"] == "panel"
+    shown = ycsb_rum.chart_frame(long)
+    assert len(values) == len(shown)
+    # one counter per corner in the chart, the run's own before the whole disk's
+    assert set(shown.loc[shown["corner"].str.startswith("update"), "counter"]) == {"process"}
+    assert set(shown.loc[shown["corner"].str.startswith("read amp"), "counter"]) == {"device"}
+    table = ycsb_rum.rum_table(long)
+    assert "update amp (A, B, F: updates) [process]" in table.printed.columns
+    assert "update amp (A, B, F: updates) [device]" in table.printed.columns
+    counters = ycsb_rum.read_counters_table(runs, proc["engine_stats"], proc["intervals"])
+    cells = counters.printed.set_index(["engine", "workload"])
     assert cells.loc[("lmdb", "C"), "engine counter"] == "—" and cells.loc[("lmdb", "C"), "engine reads/op"] == "NA"
     assert cells.loc[("rocksdb", "C"), "engine counter"] == "block cache misses"
     assert cells.loc[("wiredtiger", "C"), "engine counter"] == "pages read into cache"
@@ -177,15 +183,17 @@ def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
     build = root / "paper" / "build"
     md = (build / "paper.md").read_text()
     ycsb = md.split("\n## ycsb\n", 1)[1].split("\n## ", 1)[0]
-    assert "![ycsb: read, update and space amplification per engine" in ycsb
+    assert "![ycsb: the RUM corners per engine" in ycsb
     assert "(figures/ycsb.rum.svg)" in ycsb and (build / "figures" / "ycsb.rum.svg").is_file()
-    assert "engine reads/op" in ycsb and (build / "tables" / "ycsb.rum.csv").is_file()
+    assert "engine reads/op" in ycsb and (build / "tables" / "ycsb.read_counters.csv").is_file()
+    assert (build / "tables" / "ycsb.rum.csv").is_file()
     assert "Read amplification comes from the YCSB C (point reads) and E (scans) runs" in ycsb
-    # the table's cells are the RUM table's, as printed
-    from engbench.report import data, workload_tables
+    # the tables' cells are ycsb_rum's, as printed
+    from engbench.report import data, ycsb_rum
     proc = data.load_processed(root / "processed")
-    t = workload_tables.ycsb_rum_table(proc["runs"], proc["engine_stats"], proc["intervals"])
+    t = ycsb_rum.read_counters_table(proc["runs"], proc["engine_stats"], proc["intervals"])
     assert t.markdown() in ycsb
+    assert ycsb_rum.rum_table(ycsb_rum.rum_long(proc["runs"], proc["loads"])).markdown() in ycsb
     head = md.split("\n## ycsb\n", 1)[0]
     assert "ycsb.rum" not in head  # only in the ycsb section
 
@@ -226,15 +234,17 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     # what the memory limit changes is whether the OS page cache still holds the blocks.
     er = engine_reads(proc["runs"], proc["engine_stats"], proc["intervals"]).set_index("run_id")
     assert er.loc[capped.name, "engine_reads_per_op"] >= 0.5 and er.loc[cached.name, "engine_reads_per_op"] >= 0.5
-    assert c["read_amp"] > f["read_amp"]
-    # the RUM chart's read amp of the capped runs is their own (cgroup), of the cached ones iostat's
-    from engbench.report import workload_tables
-    frame = workload_tables.ycsb_rum_frame(proc["runs"], proc["engine_stats"], proc["intervals"])
-    reads = frame[frame["amplification"] == "read amp (C: point reads)"].set_index("source")
-    assert reads.loc["cgroup", "config"] == "rocksdb (limits memory 48 MiB, cgroup v1)"
-    assert reads.loc["cgroup", "value"] == pytest.approx(c["cg_rkb_per_op"] * 1024 * c["ops"] / c["logical_bytes_read"])
+    assert c["read_amp_device"] > f["read_amp_device"]
+    # the RUM table's read amp of the capped run by its own cgroup, of both runs by the device
+    from engbench.report import ycsb_rum
+    long = ycsb_rum.rum_long(proc["runs"], proc["loads"])
+    reads = long[long["corner"] == "read amp (C: point reads)"].set_index(["counter", "config"])
+    capped_cfg, cached_cfg = "rocksdb (limits memory 48 MiB, cgroup v1)", "rocksdb (limits none)"
+    assert reads.loc[("cgroup", capped_cfg), "mean"] == pytest.approx(
+        c["cg_rkb_per_op"] * 1024 * c["ops"] / c["logical_bytes_read"])
+    assert ("cgroup", cached_cfg) not in reads.index and ("device", cached_cfg) in reads.index
     # >= 0.25 device reads per read of at least 4 KiB each, for ~1.2 KB returned (5.1 here)
-    assert reads.loc["cgroup", "value"] >= 0.5
+    assert reads.loc[("cgroup", capped_cfg), "mean"] >= 0.5
     _unlock(tmp_path)
 
 
@@ -259,30 +269,33 @@ def test_shipped_tables_give_every_engine_all_three_corners(shipped_rum):
     assert long is not None, "no YCSB runs in data/processed"
     assert regime["memory_limit_mib"] == [112] and regime["records"] == [200000]
     assert regime["letters"] == ["A", "C", "E"] and regime["runs"] == 36
-    cell = long.set_index(["engine", "corner"])
+    cell = long.set_index(["engine", "corner", "counter"])
     for engine in SHIPPED_ENGINES:
-        c = cell.loc[(engine, "read amp (C: point reads)")]
-        assert c["n"] == 3 and c["source"] == "cgroup" and c["min"] > 0, (engine, c.to_dict())
-        assert cell.loc[(engine, "reads per point read (C)"), "min"] > 0, engine
-        assert cell.loc[(engine, "read amp (E: scans)"), "min"] > 0, engine
-        for corner, n in (("write amp (load: inserts)", 6), ("update amp (A: updates)", 3), ("space amp", 9)):
-            got = cell.loc[(engine, corner)]
+        c = cell.loc[(engine, "read amp (C: point reads)", "cgroup")]
+        assert c["n"] == 3 and c["min"] > 0, (engine, c.to_dict())
+        assert cell.loc[(engine, "reads per point read (C)", "cgroup"), "min"] > 0, engine
+        assert cell.loc[(engine, "read amp (E: scans)", "cgroup"), "min"] > 0, engine
+        for corner, counter, n in (("write amp (load: inserts)", "process", 6),
+                                   ("update amp (A, B, F: updates)", "process", 3),
+                                   ("update amp (A, B, F: updates)", "device", 3), ("space amp", "allocated", 9)):
+            got = cell.loc[(engine, corner, counter)]
             assert got["n"] == n and got["min"] > 0, (engine, corner, got.to_dict())
 
 
 def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
-    """Each C bar is the mean of the runs' own read amplification, recomputed here from the
-    processed runs table: cg_rkb_per_op × 1024 / (logical bytes read / ops)."""
+    """Each C cell is the mean of the runs' processed read_amp_cgroup, which is their own reads:
+    cg_rkb_per_op × 1024 / (logical bytes read / ops), recomputed here."""
     from engbench import paths
     long, _ = shipped_rum
     runs = pd.read_parquet(paths.REPO / "data" / "processed" / "runs.parquet")
     c = runs[(runs["workload"] == "ycsb") & (runs["param.workload"].astype(str) == "c")]
-    cell = long.set_index(["engine", "corner"])
+    cell = long.set_index(["engine", "corner", "counter"])
     for engine in SHIPPED_ENGINES:
         g = c[c["engine"] == engine]
         assert (g["cg_rkb_per_op"] > 0).all(), (engine, g["cg_rkb_per_op"].tolist())
         own = g["cg_rkb_per_op"] * 1024 / (g["logical_bytes_read"] / g["ops"])
-        got = cell.loc[(engine, "read amp (C: point reads)")]
+        assert g["read_amp_cgroup"].tolist() == pytest.approx(own.tolist())
+        got = cell.loc[(engine, "read amp (C: point reads)", "cgroup")]
         assert got["mean"] == pytest.approx(own.mean()) and got["min"] == pytest.approx(own.min())
 
 
@@ -291,9 +304,10 @@ def test_rum_notebook_prose_and_chart_from_the_shipped_tables(shipped_rum):
     long, regime = shipped_rum
     text = notebook.ycsb_rum_prose(long, regime)
     assert "`run.memory_limit` 112 MiB" in text and "200,000 records" in text
+    assert "- **update amp (A, B, F: updates) [process]**:" in text
     for engine in SHIPPED_ENGINES:
         assert f"- {engine}: lowest in" in text
     table = notebook.ycsb_rum_table(long)
     assert sorted(table["engine"]) == sorted(SHIPPED_ENGINES) and "NA" not in table.to_numpy().ravel().tolist()
     spec = notebook.ycsb_rum_chart(long, regime["where"]).to_dict()
-    assert spec["facet"]["column"]["field"] == "corner"
+    assert spec["facet"]["column"]["field"] == "panel"

@@ -172,6 +172,12 @@ def test_linkbench_reads_back_and_matches_the_kv_stream(existing, scratch, monke
     assert int(counts) == visible
     assert nodes == s["load"]["nodes"] + t["add_node"]["items"] - t["delete_node"]["items"]
     assert links >= s["load"]["links"]
+    # the run read back what it wrote, per workload (before: MariaDB runs read nothing back)
+    back = json.loads((res.run_dir / "server" / "read_back.json").read_text())
+    assert back["workload"] == "linkbench" and back["database"] == "bt"
+    assert back["collections"]["lb_node"]["count"] == back["collections"]["lb_node"]["expected_at_least"] == nodes
+    assert back["collections"]["lb_link"]["count"] == links and back["collections"]["lb_count"]["count"] > 0
+    assert "warnings" not in manifest_of(res)
     kv = run("linkbench", "sqlite", LINKBENCH, scratch / "raw")
     assert kv.status == "ok" and summary_of(kv)["op_stream_hash"] == s["op_stream_hash"]
     assert files_with(res.run_dir, PASSWORD) == []
@@ -264,7 +270,8 @@ def test_mongodb_sysbench_update_reads_back(ferret, scratch, monkeypatch):
     sdir = res.run_dir / "server"
     assert (sdir / "mongo_before.serverStatus.json").exists() and (sdir / "mongo_after.collStats.json").exists()
     back = json.loads((sdir / "read_back.json").read_text())
-    assert back["collections"]["sbtest1"]["count"] == 300 and back["collections"]["sbtest1"]["sample_found"] == 10
+    assert back["collections"]["sbtest1"]["count"] == back["collections"]["sbtest1"]["expected_at_least"] == 300
+    assert back["collections"]["sbtest2"]["count"] == 300 and len(back["collections"]["sbtest1"]["sample"]) == 3
     assert json.loads((res.run_dir / "driver" / "config.json").read_text())["target"] == {"uri_env": "ENGBENCH_MONGO_URI", "database": "sb"}
     assert files_with(res.run_dir, PASSWORD) == []
 
@@ -306,3 +313,55 @@ def test_mongodb_linkbench_reads_back(ferret, scratch):
     kv = run("linkbench", "null", ["maxid1=150", "requests=300", "threads=2", "load_batch=40", "graph=lognormal"],
              scratch / "raw")
     assert summary_of(kv)["op_stream_hash"] == s["op_stream_hash"]
+
+
+YCSB = ["recordcount=300", "operationcount=200", "load_batch=40", "threads=1"]
+
+
+@needs_ferret
+def test_mongodb_ycsb_reads_back_its_records_and_a_shortfall_is_a_warning(ferret, scratch):
+    """YCSB on MongoDB reads back its usertable (before: the read-back assumed iibench and recorded
+    0 documents of purchases_index for every ycsb or linkbench run); a collection that holds less
+    than the workload wrote — here dropped after the run — is a warning, not a pass."""
+    from engbench.run import readback
+    res = run("ycsb", "mongodb", YCSB + ["workload=a", f"mongodb.uri={ferret.uri}", "mongodb.database=yc"],
+              scratch / "raw")
+    assert res.status == "ok", res.error
+    back = json.loads((res.run_dir / "server" / "read_back.json").read_text())
+    table = back["collections"]["usertable"]
+    assert back["workload"] == "ycsb" and table["count"] == table["expected_at_least"] == 300
+    assert set(table["sample"][0]) >= {"field0"} and "warnings" not in manifest_of(res)
+    db = ferret.client().yc
+    db.usertable.drop()
+    s = summary_of(res)
+    doc, warns = readback.report("ycsb", s["params"], s, readback.mongo(db, ["usertable"]), {"db": "yc"})
+    assert doc["collections"]["usertable"]["count"] == 0
+    assert warns == ["read-back: usertable holds 0 documents after the run, fewer than the 300 the workload wrote"]
+
+
+@needs_mariadb
+def test_mariadb_ycsb_reads_back_its_records(existing, scratch, monkeypatch):
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    res = run("ycsb", f"mariadb-{existing.engine}", YCSB + ["workload=d"] + conn_sets(existing), scratch / "raw")
+    assert res.status == "ok", res.error
+    s = summary_of(res)
+    inserted = s["totals"]["insert"]["items"]
+    back = json.loads((res.run_dir / "server" / "read_back.json").read_text())
+    table = back["collections"]["usertable"]
+    assert table["expected_at_least"] == 300 + inserted and table["count"] == 300 + inserted
+    assert "warnings" not in manifest_of(res) and files_with(res.run_dir, PASSWORD) == []
+
+
+def test_what_each_workload_must_have_written():
+    from engbench.run import readback
+    summ = {"documents_inserted": 600, "load": {"records": 100, "nodes": 50},
+            "totals": {"insert": {"items": 7}, "add_node": {"items": 3}, "delete_node": {"items": 1}}}
+    assert readback.expected("iibench", {"collection": "p"}, summ) == {"p": 600}
+    assert readback.expected("sysbench-update", {"tables": 2, "table_size": 10}, summ) == {"sbtest1": 10, "sbtest2": 10}
+    assert readback.expected("ycsb", {}, summ) == {"usertable": 107}
+    assert readback.expected("linkbench", {}, summ) == {"lb_node": 52, "lb_link": None, "lb_count": None}
+    with pytest.raises(ValueError):
+        readback.expected("fillseq", {}, summ)
+    assert readback.shortfalls({"a": 5, "b": None, "c": 1}, {"a": {"count": 5}, "b": {"count": 0},
+                                                           "c": {"error": "gone"}}) == [
+        "read-back: b holds 0 documents after the run; the workload wrote to it", "read-back: c could not be read (gone)"]

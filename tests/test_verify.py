@@ -87,7 +87,7 @@ def test_changed_number_in_committed_tables(copy, capsys):
     csv.write_text(text.replace("\nrocksdb,1,52429,", "\nrocksdb,1,62429,"))
     nums = copy / "paper" / "build" / "numbers.json"
     doc = json.loads(nums.read_text())
-    key = next(k for k in doc if k.endswith(".write_amp.min"))
+    key = next(k for k in doc if k.endswith(".write_amp_device.min"))
     doc[key] = "0.01"
     nums.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
     rc, out = _verify(copy, capsys)

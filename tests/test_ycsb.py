@@ -84,7 +84,7 @@ def test_processed_per_request(processed):
     assert r["logical_bytes_read"] == summ["totals"]["request"]["logical_bytes_read"] > 0
     assert r["logical_bytes_written"] == 0
     # read amp = device bytes read / logical bytes returned (a number: the reads returned bytes)
-    assert r["read_amp"] == pytest.approx(r["device_bytes_read"] / r["logical_bytes_read"])
+    assert r["read_amp_device"] == pytest.approx(r["device_bytes_read"] / r["logical_bytes_read"])
     loads = proc["loads"].set_index("run_id")
     assert loads.loc[r["run_id"], "inserts"] == 2000
     rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])

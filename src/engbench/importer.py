@@ -7,8 +7,11 @@ written: its manifest says `ok` (a `running`, `failed` or `interrupted` run is u
 sealed (SHA256SUMS) and every file matches its checksum, no file is listed as missing or extra, its
 name is the manifest's run_id, and no run of that name is in data/raw already or twice in the
 source. If any run is refused, nothing is imported (unless `skip_refused`): each refusal is given
-with its reason. An accepted run is copied into a hidden directory next to data/raw, verified
-again there, made read-only, and renamed into place; an existing run directory is never touched.
+with its reason. The accepted runs are copied into one hidden directory next to data/raw, verified
+again there, made read-only, and only then renamed into place: all or nothing — a copy that fails
+(a full disk) or a run that appears meanwhile leaves data/raw as it was, and the error
+(ImportFailed) says what was imported, if undoing a rename failed too. An existing run directory
+is never touched.
 Archive members that are links, devices, absolute or `..` paths are refused before extraction."""
 
 from __future__ import annotations
@@ -111,23 +114,58 @@ def _read_only(tree: Path) -> None:
         p.chmod(mode | (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH if p.is_dir() else 0))
 
 
-def _copy_in(run: Path, raw: Path) -> None:
-    """Copy into a hidden staging directory beside the runs, verify the copy, rename into place."""
+class ImportFailed(SourceError):
+    """An import that failed after it began writing: ``imported`` names exactly the runs left in
+    data/raw (none, unless undoing a move failed too)."""
+
+    def __init__(self, message: str, imported=()):
+        super().__init__(message)
+        self.imported = list(imported)
+
+
+def _stage(run: Path, staging: Path) -> Path:
+    """Copy ``run`` into the hidden staging directory beside the runs, verify the copy, make it
+    read-only; its path."""
+    copy = staging / run.name
+    shutil.copytree(run, copy, symlinks=False)
+    problems = rundir.check(copy)
+    if problems:
+        raise SourceError(f"{run.name}: the copy does not verify: {'; '.join(problems)}")
+    _read_only(copy)
+    return copy
+
+
+def _copy_in(runs: list, raw: Path) -> list:
+    """All or nothing: every run copied into one hidden staging directory beside the runs and
+    verified there, then each renamed into place. A failure while staging moves nothing; a
+    failure while renaming (a run of that name appeared meanwhile) moves the renamed ones back
+    into staging. Either way ImportFailed says so, naming any run it could not move back. The
+    names moved, in order."""
     staging = Path(tempfile.mkdtemp(prefix=".import-", dir=raw))
+    moved = []
     try:
-        copy = staging / run.name
-        shutil.copytree(run, copy, symlinks=False)
-        problems = rundir.check(copy)
-        if problems:
-            raise SourceError(f"{run.name}: the copy does not verify: {'; '.join(problems)}")
-        _read_only(copy)
-        if (raw / run.name).exists():  # appeared meanwhile: never overwrite
-            raise SourceError(f"{run.name}: appeared in {raw} during the import; not overwritten")
-        copy.rename(raw / run.name)
+        try:
+            staged = [(run.name, _stage(run, staging)) for run in runs]
+            for name, copy in staged:
+                if (raw / name).exists():  # appeared meanwhile: never overwrite
+                    raise SourceError(f"{name}: appeared in {raw} during the import; not overwritten")
+                copy.rename(raw / name)
+                moved.append(name)
+        except (SourceError, OSError) as exc:
+            kept = []
+            for name in reversed(moved):
+                try:
+                    (raw / name).rename(staging / name)
+                except OSError:
+                    kept.append(name)
+            what = (f"imported and left in {raw}: {', '.join(sorted(kept))}" if kept
+                    else f"nothing imported into {raw}")
+            raise ImportFailed(f"import failed ({type(exc).__name__}: {exc}); {what}", sorted(kept)) from None
     finally:
         for p in staging.rglob("*"):
             p.chmod(0o700)
         shutil.rmtree(staging, ignore_errors=True)
+    return moved
 
 
 def import_runs(source: Path, raw: Path, skip_refused: bool = False) -> Report:
@@ -157,7 +195,6 @@ def import_runs(source: Path, raw: Path, skip_refused: bool = False) -> Report:
         if report.refused and not skip_refused:
             return report
         raw.mkdir(parents=True, exist_ok=True)
-        for run in accepted:
-            _copy_in(run, raw)
-            report.imported.append((run.name, machine_key(rundir.read_manifest(run).get("hardware"))))
+        _copy_in(accepted, raw)
+        report.imported = [(run.name, machine_key(rundir.read_manifest(run).get("hardware"))) for run in accepted]
     return report

@@ -7,19 +7,23 @@ import csv
 import os
 import sys
 
-from engbench.published import (AMBIGUOUS, CONSISTENT, FIELDS, INCONSISTENT, PublishedInputError,
-                                check_paths, default_published_dir, exit_status)
+from engbench import verdicts as V
+from engbench.published import FIELDS, PublishedInputError, check_paths, default_published_dir, exit_status
 from engbench.published import claims as claims_mod
+from engbench.published import superlatives
 
 DESCRIPTION = """\
 Recompute every published value that other published values determine (derived columns, totals,
 ratios, percent changes, per-operation rates, unit conversions, CPU utilisation implied by per-op
 CPU figures) with interval arithmetic that honours the precision each value was printed with, and
-say for each whether it is consistent. Then check the source documents' own sentences against
-their tables (claims_in_text.csv: a trend in words, a "best", a "no change", a label that differs
-between a list and a table), one line per claim: holds, CONTRADICTED, differs, or not checkable (the
-numbers are only in a graph the document does not reproduce). Exit status: 0 all
-consistent and every claim holds, 1 some inconsistent, contradicted or differing, 2 bad input."""
+say for each whether it holds; a value that does not hold as stated but does under another
+definition (an average per operation rather than a total, truncated rather than rounded) says which.
+Then check the source documents' own sentences against their tables (claims_in_text.csv: a trend in
+words, a "best", a "no change", a label that differs between a list and a table), one line per
+claim, and every superlative of them against every row of its table. Verdicts (engbench.verdicts):
+holds, holds under another definition, does not hold, not testable (the numbers are only in a graph
+the document does not reproduce), quote not in source. Exit status: 0 nothing does not hold, 1 some
+value or claim does not hold (or its quote is not in its source), 2 bad input."""
 
 
 def register(subparsers) -> None:
@@ -48,8 +52,9 @@ def run(args) -> int:
     try:
         findings = check_paths(args.csv or None, args.published_dir)
         # claims are about the whole directory: checked when no single tables were asked for
-        claims = (claims_mod.check_claims(args.published_dir, args.sources_dir)
-                  if args.claims and not args.csv else [])
+        whole = args.claims and not args.csv
+        claims = claims_mod.check_claims(args.published_dir, args.sources_dir) if whole else []
+        sups = superlatives.check(args.published_dir or default_published_dir()) if whole else []
     except PublishedInputError as exc:
         print(f"engbench check-published: error: {exc}", file=sys.stderr)
         return 2
@@ -60,24 +65,34 @@ def run(args) -> int:
             w.writerow(f.as_dict())
         for c in claims:
             w.writerow(c.as_finding_dict())
+        for x in sups:
+            w.writerow({"table": x.table, "row": f"claim {x.id}", "column": x.column, "stated": x.word,
+                        "recomputed": x.detail, "verdict": x.verdict, "relation": f"superlative:{x.word}",
+                        "why": x.reading, "benign_definition": x.benign_definition})
     else:
         for f in findings:
             print(f)
         for c in claims:
             print(c)
+        for x in sups:
+            print(f"superlative {x.id} | {x.table}: {x.column} | {x.word} | {x.verdict} | {x.reading}; {x.detail}"
+                  + (f" | read as {x.benign_definition}" if x.benign_definition else ""))
     out = sys.stderr if args.as_csv else sys.stdout
-    count = {v: sum(f.verdict == v for f in findings) for v in (CONSISTENT, INCONSISTENT, AMBIGUOUS)}
+    judged = [f for f in findings if f.verdict != "nothing checkable"]
     tables = len({f.table for f in findings})
-    print(f"{count[CONSISTENT] + count[INCONSISTENT]} values checked in {tables} tables: "
-          f"{count[CONSISTENT]} consistent, {count[INCONSISTENT]} inconsistent"
-          + (f", {count[AMBIGUOUS]} not checkable (ambiguous inputs)" if count[AMBIGUOUS] else ""),
-          file=out)
+    print(f"{len(judged)} values checked in {tables} tables: " + _tally([f.verdict for f in judged]), file=out)
     if claims:
-        verdicts = [c.verdict for c in claims]
         documents = len({c.source for c in claims})
         print(f"{len(claims)} claims in the prose of {documents} documents checked: "
-              + ", ".join(f"{verdicts.count(v)} {v}" for v in
-                          (claims_mod.HOLDS, claims_mod.CONTRADICTED, claims_mod.DIFFERS,
-                           claims_mod.NOT_CHECKABLE, claims_mod.QUOTE_MISSING) if verdicts.count(v) or v == claims_mod.HOLDS)
+              + _tally([c.verdict for c in claims])
               + ("" if args.sources_dir else "; quotes not looked up (no --sources)"), file=out)
-    return max(exit_status(findings), claims_mod.exit_status(claims))
+    if sups:
+        print(f"{len(sups)} superlatives read against every row of their tables: " + _tally([x.verdict for x in sups]),
+              file=out)
+    status = max(exit_status(findings), claims_mod.exit_status(claims))
+    return max(status, 1 if any(x.verdict in V.FAILING for x in sups) else 0)
+
+
+def _tally(verdicts: list) -> str:
+    """"N holds, M does not hold, ..." in engbench.verdicts' order (holds always, the rest when present)."""
+    return ", ".join(f"{verdicts.count(v)} {v}" for v in V.VERDICTS if verdicts.count(v) or v == V.HOLDS)

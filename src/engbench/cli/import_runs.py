@@ -1,7 +1,8 @@
 """`engbench import PATH|TARBALL [--raw DIR] [--skip-refused]`: run directories from another machine
 (a run, a directory of runs, or a tar archive of either) → data/raw, each verified first (manifest
-`ok`, sealed, every checksum) and never overwriting. Exit status: 0 all imported, 1 a run refused
-(nothing imported unless --skip-refused), 2 the source is unusable."""
+`ok`, sealed, every checksum) and never overwriting, all or nothing (staged beside data/raw, then
+moved). Exit status: 0 all imported, 1 a run refused (nothing imported unless --skip-refused), 2 the
+source is unusable or the import failed (the message names what, if anything, was imported)."""
 
 import sys
 from pathlib import Path

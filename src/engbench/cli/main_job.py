@@ -90,7 +90,8 @@ def _process_and_report(run_dirs) -> int:
     for w in caught:
         log(f"warning: {w.message}")
     from .. import findings
-    tables = findings.add_tables(tables)  # as `engbench process` writes them
+    from ..published import shipped
+    tables = shipped.add_tables(findings.add_tables(tables))  # as `engbench process` writes them
     write_tables(tables, processed)
     log(f"processed {len(tables['runs'])} runs into {processed}")
     html = paper.build(processed, raw, paths.REPO / "paper")

@@ -1,7 +1,8 @@
 """`engbench process [RUN_DIR ...]`: run directories → data/processed/<table>.{parquet,csv}
 (runs, latency, intervals, and per workload: steps, loads, cache_pollution, engine_stats,
-disk_files; then findings and findings_values, engbench.findings), then the runs in the source
-documents' columns."""
+disk_files; then findings and findings_values, engbench.findings, and published_checks, the
+published tables' numbers and sentences checked, engbench.published.shipped), then the runs in the
+source documents' columns. Every column of every table is in engbench.tables.columns."""
 
 import sys
 import warnings
@@ -45,7 +46,8 @@ def run(args) -> int:
     for w in caught:
         log(f"warning: {w.message}")
     from engbench import findings  # the claims of the source documents, judged on these tables
-    tables = findings.add_tables(tables)
+    from engbench.published import shipped  # the numbers the source documents print, checked
+    tables = shipped.add_tables(findings.add_tables(tables))
     for path in write_tables(tables, args.out):
         log(f"wrote {path}")
     for title, frame in source_views(tables["runs"]).items():

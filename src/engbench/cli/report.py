@@ -3,6 +3,7 @@ figures, numbers.json, references.bib, paper.md, paper.pdf and a self-contained 
 Never runs a workload."""
 
 import sys
+import warnings
 from pathlib import Path
 
 from engbench import paths
@@ -28,12 +29,18 @@ def run(args) -> int:
     from engbench.report import paper
     from engbench.report.manuscript import ManuscriptError
 
+    from engbench.report.data import ProcessedError
+
     baseline = None if args.baseline.lower() == "none" else args.baseline
-    try:
-        html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png and not args.no_png)
-    except (FileNotFoundError, ManuscriptError) as exc:
-        print(f"engbench report: {exc}", file=sys.stderr)
-        return 2
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png and not args.no_png)
+        except (FileNotFoundError, ProcessedError, ManuscriptError) as exc:
+            print(f"engbench report: {exc}", file=sys.stderr)
+            return 2
+    for w in dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, UserWarning)):
+        print(f"engbench report: warning: {w}", file=sys.stderr)
     print(f"engbench report: wrote {html.parent}", file=sys.stderr)
     print(html)
     return 0

@@ -77,12 +77,6 @@ def _runs_value(t, rid, column, times=1.0):
 DERIVED = {
     "wt_data_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "data"),
     "wt_index_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "index"),
-    # the driver process's own device I/O per 200k operations (runs.proc_*kb_per_op: task I/O
-    # accounting, which no other user of a shared device adds to, unlike iostat)
-    "proc_wkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_wkb_per_op", PER_200K),
-    "proc_rkb_per_200k": lambda t, rid: _runs_value(t, rid, "proc_rkb_per_op", PER_200K),
-    # its context switches per 200k operations (runs.proc_cs_per_op: all of its threads, none of another process's)
-    "proc_cs_per_200k": lambda t, rid: _runs_value(t, rid, "proc_cs_per_op", PER_200K),
     # the run's own device reads (its cgroup's) per 200k operations: the source's io.r
     "cg_r_per_200k": lambda t, rid: _runs_value(t, rid, "cg_r_per_op", PER_200K),
     # KB per device read request of the run's own reads (its cgroup's bytes ÷ requests)
@@ -90,6 +84,9 @@ DERIVED = {
     # files in the data directory at the end (summary.json disk.files)
     "files": lambda t, rid: _count(t.get("disk_files"), rid),
 }
+# the driver process's own device I/O per 200k operations (task I/O accounting, which no other user
+# of a shared device adds to, unlike iostat) are runs columns, proc_wkb_per_200k and
+# proc_rkb_per_200k (engbench.tables.rows: normalize.per_n of proc_*kb_per_op, the one definition)
 
 
 def stat_per_200k(tables: dict, run: pd.Series, stat: str) -> float:

@@ -20,7 +20,9 @@ compares; with fewer the verdict is NOT_TESTABLE ("too few repeats"), never a gu
 The words of the source documents map onto factors by one convention, used by every finding:
 "faster/more/worse" (no qualifier) is factor 1.0; "much" 1.5; "huge", "twice" 2.0; "insensitive",
 "does not grow", "no change" is flat within 25 % (the spread of a 20-second run on a shared
-2-core machine is ~10-20 %); "about N" is N within a factor 1.25.
+2-core machine is ~10-20 %); "about N" is N within a factor 1.25. The verdict words are
+engbench.verdicts', shared with the published checks; its docstring sets both sets of tolerances
+side by side.
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-HOLDS, FAILS, NOT_TESTABLE = "holds", "does not hold", "not testable"
-NOT_IN_REGIME = "not in the source's regime"  # a run missed its experiment's gate (regime.py)
+from ..verdicts import FAILS, HOLDS, NOT_IN_REGIME, NOT_TESTABLE  # the one vocabulary (engbench.verdicts)
+
 MIN_REPEATS = 3
 
 

@@ -1,28 +1,12 @@
-"""RUM figures (read, update, memory/space amplification). Each is NaN when its denominator is
-0 or unknown: a ratio to nothing is not a number."""
+"""Beside the amplifications (engbench.normalize.amplification): why one is NaN, and the engines'
+own read counters (engine_reads), which count what the engine read into its cache, not what the
+device read."""
 
 
 def _ratio(num, den) -> float:
     if num is None or den is None or den != den or den <= 0:
         return float("nan")
     return float(num) / float(den)
-
-
-def read_amplification(device_bytes_read, logical_bytes_read) -> float:
-    """read amp = device bytes read (iostat rkB × 1024 over the window) / logical bytes the
-    workload's reads returned (driver totals logical_bytes_read)."""
-    return _ratio(device_bytes_read, logical_bytes_read)
-
-
-def write_amplification(device_bytes_written, logical_bytes_written) -> float:
-    """write amp = device bytes written (iostat wkB × 1024 over the window; discards excluded) /
-    logical bytes inserted or updated (driver totals logical_bytes_written)."""
-    return _ratio(device_bytes_written, logical_bytes_written)
-
-
-def space_amplification(bytes_on_disk, logical_bytes_stored) -> float:
-    """space amp = bytes on disk (allocated, du) / logical bytes stored (live documents)."""
-    return _ratio(bytes_on_disk, logical_bytes_stored)
 
 
 def why_no_ratio(name: str, measured, logical, measured_what: str, logical_what: str) -> str:
@@ -54,8 +38,8 @@ ENGINE_READ_COLS = ["run_id", "engine_reads_what", "engine_reads", "engine_bytes
 
 
 def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts: str = "requests"):
-    """The engine's own reads beside read amplification (iostat's device bytes / logical bytes),
-    one row per run of ``runs`` whose engine has counters (ENGINE_READS) in ``engine_stats``:
+    """The engine's own reads beside read amplification (amplification.read_amp_*: device
+    bytes / logical bytes), one row per run of ``runs`` whose engine has counters (ENGINE_READS) in ``engine_stats``:
 
         engine_reads        = Σ count stats [after] − [before]   (WiredTiger: pages read into
                               cache; RocksDB: block cache misses)
@@ -67,12 +51,14 @@ def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts
         engine_reads_per_op = engine_reads / run_ops
         engine_kb_per_op    = engine_bytes_read / 1024 / run_ops
         engine_read_amp     = (engine_bytes_read / run_ops) / (runs.logical_bytes_read / runs.ops)
+                              (counter: the engine's bytes read into its cache; denominator:
+                              logical bytes read)
 
     The snapshots (engine_stats_before/after.json) are taken after the setup (YCSB's load) and at
     the end of the run phase, so the counters span the warmup as well: they are divided by the
     operations of that same span, and the logical bytes per operation of the measured window
     stand for the warmup's. An engine read is not a device read: a block or page the engine does
-    not hold may still come from the OS page cache (iostat's read_amp is then lower). The
+    not hold may still come from the OS page cache (read_amp_device is then lower). The
     counters are the engine's, not the workload's: reads of its own background work during the
     run phase (WiredTiger's checkpoints and eviction, RocksDB's compactions where its tickers
     count them) are in them too. NaN where a snapshot, a stat or the operations are missing."""
@@ -107,13 +93,3 @@ def engine_reads(runs, engine_stats, intervals, main_op: str = "request", counts
                      "engine_reads_per_op": _ratio(reads, ops), "engine_kb_per_op": _ratio(nbytes / 1024, ops),
                      "engine_read_amp": _ratio(_ratio(nbytes, ops), logical_per_op)})
     return pd.DataFrame(rows, columns=ENGINE_READ_COLS)
-
-
-def own_read_amplification(cg_rkb_per_op, logical_bytes_read, ops) -> float:
-    """read amp from the run's own device reads (its cgroup's counters, runs.cg_rkb_per_op; only
-    runs with run limits have them) rather than iostat's, which counts every user of the disk:
-
-        own read amp = cg_rkb_per_op × 1024 / (logical_bytes_read / ops)"""
-    if cg_rkb_per_op is None or cg_rkb_per_op != cg_rkb_per_op:
-        return float("nan")
-    return _ratio(float(cg_rkb_per_op) * 1024, _ratio(logical_bytes_read, ops))

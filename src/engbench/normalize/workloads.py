@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 
+from .amplification import load_write_amp
 from .costs import window_costs
-from .perop import max_rss_gb, process_kb_per_op
+from .perop import max_rss_gb, mcpu_per_op, process_kb_per_op, rate_per_op
 
 # engine cache statistics kept from engine_stats_{before,mid,after}.json (flat name → number):
 # WiredTiger's cache, RocksDB's block cache. Others (LMDB: the OS page cache) have none.
@@ -57,7 +58,7 @@ def step_rows(steps: list, io, vm) -> list[dict]:
             tps = requests / seconds if seconds else math.nan
         c = window_costs(io, vm, start, end, requests)
         c_tps = float(tps)
-        per = {k: (c[f"{k}_per_s"] / c_tps if c_tps else math.nan) for k in ("r", "rkb", "wkb")}
+        per = {k: rate_per_op(c[f"{k}_per_s"], c_tps) for k in ("r", "rkb", "wkb", "cs")}
         rows.append({
             "step": s.get("name"), "clients": int(s.get("clients") or 0),
             "start_unix_s": start, "end_unix_s": end, "seconds": seconds, "requests": requests,
@@ -67,8 +68,7 @@ def step_rows(steps: list, io, vm) -> list[dict]:
             "r_per_s": c["r_per_s"], "rkb_per_s": c["rkb_per_s"], "wkb_per_s": c["wkb_per_s"],
             "cs_per_s": c["cs_per_s"], "us_sy": c["us_sy"],
             "r_per_op": per["r"], "rkb_per_op": per["rkb"], "wkb_per_op": per["wkb"],
-            "mcpu_per_op": c["us_sy"] * 1e6 / c_tps if c_tps else math.nan,
-            "cs_per_op": c["cs_per_s"] / c_tps if c_tps else math.nan})
+            "mcpu_per_op": mcpu_per_op(c["us_sy"], c_tps), "cs_per_op": per["cs"]})
     return rows
 
 
@@ -84,12 +84,28 @@ def load_inserts(workload: str, load: dict) -> int | None:
     return None
 
 
-def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
+def load_logical_bytes(workload: str, summary: dict) -> float | None:
+    """The logical bytes a load phase inserted, where the summary tells them: YCSB's records,
+    which are the bytes stored at the run's end (summary logical_bytes_stored) when the run phase
+    inserted nothing (no insert or read-modify-write op in totals: workloads A, B, C; an update
+    rewrites a field with one of the same length). None otherwise."""
+    totals = summary.get("totals") or {}
+    if workload != "ycsb" or any(op in totals for op in ("insert", "read_modify_write")):
+        return None
+    stored = summary.get("logical_bytes_stored")
+    return float(stored) if isinstance(stored, (int, float)) and not isinstance(stored, bool) else None
+
+
+def load_row(workload: str, load: dict, io, vm, process, logical_bytes_loaded=None) -> dict | None:
     """The load phase as a row: inserts, seconds, q = ips = inserts / seconds, and — only when the
     summary gives its window (load.start_unix_s, load.end_unix_s) — window_costs over it
-    (wkb_per_op = wKB/i, mcpu_per_op = Mcpu/i, coverage, missed_s), the driver process's own KB
-    written per insert (proc_wkb_per_op, perop.process_kb_per_op) and the max RSS sampled in it. Without a window those are NaN and
-    ``window`` is False. None when there is no load section."""
+    (wkb_per_op = wKB/i = perop.rate_per_op(mean iostat wkB/s, ips), mcpu_per_op = Mcpu/i =
+    perop.mcpu_per_op(mean us+sy, ips), coverage, missed_s), the driver process's own KB
+    written per insert (proc_wkb_per_op, perop.process_kb_per_op) and the max RSS sampled in it.
+    With ``logical_bytes_loaded`` (load_logical_bytes) the load's write amplification by both
+    counters: write_amp_device = amplification.load_write_amp(wkb_per_op, ...), write_amp_process
+    = the same of proc_wkb_per_op. Without a window those are NaN and ``window`` is False. None
+    when there is no load section."""
     if not load:
         return None
     inserts = load_inserts(workload, load)
@@ -100,15 +116,18 @@ def load_row(workload: str, load: dict, io, vm, process) -> dict | None:
     ips = inserts / seconds if inserts is not None and seconds else math.nan
     has_window = start is not None and end is not None and end > start
     c = window_costs(io, vm, start, end, inserts or 0) if has_window else window_costs(io, vm, None, None, 0)
+    wkb = rate_per_op(c["wkb_per_s"], ips) if has_window else math.nan
+    proc_wkb = process_kb_per_op(process, start, end, inserts, "write_bytes") if has_window and inserts else math.nan
     return {"inserts": inserts, "seconds": seconds, "q": ips, "window": has_window,
             "start_unix_s": start, "end_unix_s": end, "nodes": load.get("nodes"),
             "links": load.get("links"), "counts": load.get("counts"), "rows": load.get("rows"),
             "coverage": c["coverage"], "missed_s": c["missed_s"], "wkb_per_s": c["wkb_per_s"], "us_sy": c["us_sy"],
-            "wkb_per_op": c["wkb_per_s"] / ips if has_window and ips else math.nan,
-            "mcpu_per_op": c["us_sy"] * 1e6 / ips if has_window and ips else math.nan,
-            "proc_wkb_per_op": process_kb_per_op(process, start, end, inserts, "write_bytes")
-            if has_window and inserts else math.nan,
-            "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan}
+            "wkb_per_op": wkb, "mcpu_per_op": mcpu_per_op(c["us_sy"], ips) if has_window else math.nan,
+            "proc_wkb_per_op": proc_wkb,
+            "rss_gb": max_rss_gb(process, start, end) if has_window else math.nan,
+            "logical_bytes_loaded": logical_bytes_loaded,
+            "write_amp_device": load_write_amp(wkb, logical_bytes_loaded, inserts),
+            "write_amp_process": load_write_amp(proc_wkb, logical_bytes_loaded, inserts)}
 
 
 def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float) -> dict:

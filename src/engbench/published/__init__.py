@@ -5,21 +5,26 @@ relation in `relations.RELATIONS` determines from other values, with interval ar
 honours printed precision (`values`). See notebooks/check_published.ipynb for a tour.
 
 `claims.check_claims()` / `claims.check_all()` check the documents' own sentences (a trend, a
-"best", a "no change", a label) against their tables, by the rules in `claims_in_text.csv`.
+"best", a "no change", a label) against their tables, by the rules in `claims_in_text.csv`;
+`superlatives.check()` reads every "best", "worst", "most", "least", "similar" of those sentences
+again, against every row of the table it describes. `shipped.checks_table()` is all of it as the
+processed table data/processed/published_checks.csv (engbench process) and the paper's section
+"Numbers the source documents print, checked". Verdicts: engbench.verdicts.
 """
 
-from .check import (AMBIGUOUS, CONSISTENT, FIELDS, INCONSISTENT, NOTHING, Finding, check_paths,
-                    check_tables, default_published_dir, exit_status, findings_frame, load)
+from ..verdicts import FAILS, HOLDS, HOLDS_OTHERWISE, NOT_TESTABLE, QUOTE_MISSING
+from .check import (FIELDS, NOTHING, Finding, check_paths, check_tables, default_published_dir, exit_status,
+                    findings_frame, load)
 from .claims import check_all as check_claims_frame
 from .claims import check_claims
 from .relations import RELATIONS, Ref, Relation, ref
+from .shipped import CHECK_COLUMNS, checks_table
 from .tables import PublishedInputError, load_table
 from .values import Interval, Printed, parse_printed
 
 __all__ = [
-    "AMBIGUOUS", "CONSISTENT", "FIELDS", "INCONSISTENT", "NOTHING", "Finding", "Interval", "Printed",
-    "PublishedInputError", "RELATIONS", "Ref", "Relation", "check_claims", "check_claims_frame",
-    "check_paths", "check_tables",
-    "default_published_dir", "exit_status", "findings_frame", "load", "load_table",
-    "parse_printed", "ref",
+    "CHECK_COLUMNS", "FAILS", "FIELDS", "HOLDS", "HOLDS_OTHERWISE", "NOTHING", "NOT_TESTABLE", "QUOTE_MISSING",
+    "Finding", "Interval", "Printed", "PublishedInputError", "RELATIONS", "Ref", "Relation", "check_claims",
+    "check_claims_frame", "check_paths", "check_tables", "checks_table", "default_published_dir", "exit_status",
+    "findings_frame", "load", "load_table", "parse_printed", "ref",
 ]

@@ -16,9 +16,12 @@ from .tables import (PublishedInputError, Record, Table, add_context,
                      finish_keys, load_sources, load_table, metadata_kind, read_csv)
 from .values import Interval, parse_printed
 
-CONSISTENT, INCONSISTENT, NOTHING = "consistent", "INCONSISTENT", "nothing checkable"
-AMBIGUOUS = "not checkable"  # a relation applies but an input matches several records
-FIELDS = ("table", "row", "column", "stated", "recomputed", "verdict", "relation", "why")
+from ..verdicts import FAILS, HOLDS, HOLDS_OTHERWISE, NOT_TESTABLE  # the one vocabulary (engbench.verdicts)
+
+# A table no relation applies to gets one row saying so: not a verdict on any value.
+NOTHING = "nothing checkable"
+FIELDS = ("table", "row", "column", "stated", "recomputed", "verdict", "relation", "why", "benign_definition")
+TRUNCATED = "truncated to its printed precision, not rounded"
 TEXT_TABLE = "numbers_in_text.csv"
 
 
@@ -33,6 +36,7 @@ class Finding:
     relation: str
     why: str
     line: int = 0
+    benign_definition: str = ""  # the definition under which a value that does not hold is consistent
 
     def as_dict(self) -> dict[str, str]:
         return {f: str(getattr(self, f)) for f in FIELDS}
@@ -118,7 +122,7 @@ def check_record(rel: Relation, rec: Record, records, tables) -> Finding | None:
     if many:
         why = "; ".join(f"input {r} matches {len(s)} records ("
                         + ", ".join(f"{x.table}: {x.label}" for x in s[:4]) + ")" for r, s in many)
-        return Finding(rec.table, rec.label, rel.output, rec.cells[rel.output], "", AMBIGUOUS,
+        return Finding(rec.table, rec.label, rel.output, rec.cells[rel.output], "", NOT_TESTABLE,
                        rel.name, why + "; add identifying columns to tell them apart",
                        rec.line_of(rel.output))
     stated_text = rec.cells[rel.output]
@@ -141,8 +145,51 @@ def check_record(rel: Relation, rec: Record, records, tables) -> Finding | None:
     why += f" [{inputs_text}]"
     if rel.note:
         why += f"; {rel.note(stated, *inputs)}"
-    return Finding(rec.table, rec.label, rel.output, stated_text, str(recomputed),
-                   CONSISTENT if fits else INCONSISTENT, rel.name, why, rec.line_of(rel.output))
+    verdict, benign = HOLDS if fits else FAILS, ""
+    if not fits:
+        benign, shown = benign_reading(rel, rec, stated, inputs, options)
+        if benign:
+            verdict = HOLDS_OTHERWISE
+            why += f"; read as {benign}: {shown}"
+    return Finding(rec.table, rec.label, rel.output, stated_text, str(recomputed), verdict, rel.name, why,
+                   rec.line_of(rel.output), benign)
+
+
+def _options(result) -> dict:
+    return result if isinstance(result, dict) else {"": result}
+
+
+def truncated(rec: Record, column: str) -> Interval | None:
+    """The interval a printed value stands for if it was truncated rather than rounded: [x, x +
+    one unit of its last printed digit] (for a negative value the mirror image); None for an
+    exact counter or an approximate ('~') value."""
+    try:
+        p = parse_printed(rec.cells[column], exact=column in rec.exact)
+    except ValueError:
+        return None
+    if p.exact or p.approx:
+        return None
+    half = (p.interval.hi - p.interval.lo) / 2
+    x = p.interval.mid
+    return Interval(x, x + 2 * half) if x >= 0 else Interval(x - 2 * half, x)
+
+
+def benign_reading(rel: Relation, rec: Record, stated: Interval, inputs: list, options: dict) -> tuple[str, str]:
+    """(definition, interval) under which a value that does not hold as stated is consistent, or
+    ("", ""): the relation's own benign definitions first (Relation.benign: e.g. an average per
+    operation rather than a total), then the value truncated rather than rounded
+    (truncated()) against what the stated definition allows."""
+    for name, formula in rel.benign:
+        for conv, iv in _options(formula(*inputs)).items():
+            if iv.overlaps(stated):
+                label = name(*inputs) if callable(name) else name
+                return label + (f" ({conv})" if conv else ""), str(iv)
+    trunc = truncated(rec, rel.output)
+    if trunc is not None:
+        for conv, iv in options.items():
+            if iv.overlaps(trunc):
+                return TRUNCATED + (f" ({conv})" if conv else ""), f"{trunc} fits {iv}"
+    return "", ""
 
 
 def check_tables(checked: list[Table], context: list[Table] = (),
@@ -210,7 +257,7 @@ def check_paths(paths=None, published_dir=None) -> list[Finding]:
 
 
 def exit_status(findings: list[Finding]) -> int:
-    return 1 if any(f.verdict == INCONSISTENT for f in findings) else 0
+    return 1 if any(f.verdict == FAILS for f in findings) else 0
 
 
 def findings_frame(findings: list[Finding]):
@@ -218,5 +265,5 @@ def findings_frame(findings: list[Finding]):
     return pd.DataFrame([f.as_dict() for f in findings], columns=list(FIELDS))
 
 
-__all__ = ["AMBIGUOUS", "CONSISTENT", "INCONSISTENT", "NOTHING", "Finding", "check_paths", "check_tables",
-           "default_published_dir", "exit_status", "findings_frame", "load"]
+__all__ = ["NOTHING", "TRUNCATED", "Finding", "benign_reading", "check_paths", "check_tables",
+           "default_published_dir", "exit_status", "findings_frame", "load", "truncated"]

@@ -3,9 +3,10 @@
 `data/published/claims_in_text.csv` holds, one row per claim, a sentence quoted verbatim from a
 source document, the published table and column(s) it summarizes, and a rule from the small
 vocabulary below that turns the sentence into a test on the table's rows. The verdict is computed
-from the rows, never typed: `holds`, `CONTRADICTED`, or for label rules `differs`. A claim whose
-numbers the document does not print (a graph it does not reproduce) has rule `not_checkable` and is
-listed as `not checkable`, with the reason in `reading`, so that the list of claims is complete.
+from the rows, never typed, in engbench.verdicts' words: `holds` or `does not hold` (a trend the rows
+contradict, a list whose labels differ from the table's). A claim whose numbers the document does
+not print (a graph it does not reproduce) has rule `not_checkable` and is listed as `not testable`,
+with the reason in `reading`, so that the list of claims is complete.
 
 Values are the numbers as printed (the midpoint of their rounding interval, `values.parse_printed`):
 a trend in words is a statement about the printed numbers the author was looking at.
@@ -42,9 +43,8 @@ from .tables import PublishedInputError, read_csv
 from .values import parse_printed
 
 CLAIMS_FILE = "claims_in_text.csv"
-HOLDS, CONTRADICTED, DIFFERS, QUOTE_MISSING = "holds", "CONTRADICTED", "differs", "QUOTE NOT IN SOURCE"
-NOT_CHECKABLE = "not checkable"  # rule not_checkable: the numbers are not in any printed table
-FAILING = (CONTRADICTED, DIFFERS, QUOTE_MISSING)
+from ..verdicts import FAILING, FAILS, HOLDS, NOT_TESTABLE, QUOTE_MISSING  # the one vocabulary (engbench.verdicts)
+
 CLAIM_COLUMNS = ("id", "seed_file", "section", "quote", "table", "column", "rule", "rows",
                  "versus_table", "versus", "by", "along", "each", "agg", "factor", "tolerance",
                  "listed", "reading")
@@ -87,7 +87,7 @@ class ClaimResult:
         """The claim in the arithmetic findings' CSV columns (check.FIELDS)."""
         return {"table": self.table, "row": f"claim {self.id}", "column": self.column,
                 "stated": self.quote, "recomputed": self.detail, "verdict": self.verdict,
-                "relation": f"claim:{self.rule}", "why": f"{self.source}: {self.reading}"}
+                "relation": f"claim:{self.rule}", "why": f"{self.source}: {self.reading}", "benign_definition": ""}
 
     def __str__(self) -> str:
         where = f"{self.table}: {self.column}" if self.column else (self.table or "no table")
@@ -231,7 +231,7 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
         raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: unknown rule "
                                   f"{rule!r} (known: {', '.join(sorted(RULES))})")
     if rule == "not_checkable":
-        return _result(claim, NOT_CHECKABLE, claim.reading)
+        return _result(claim, NOT_TESTABLE, claim.reading)
     t = table(claim.table)
     columns = [c.strip() for c in claim.column.split(",") if c.strip()]
     if not columns:
@@ -254,7 +254,7 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
                 raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                           f"listed labels {absent} are not in the quote")
         ok, why = (labels_in_table if rule == "labels_in_table" else same_order)(listed, labels)
-        return _result(claim, HOLDS if ok else DIFFERS, why)
+        return _result(claim, HOLDS if ok else FAILS, why)
 
     rows = t.select(claim.rows, claim)
     if rule == "concordant":
@@ -263,7 +263,7 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
                                       "concordant needs two columns")
         ok, why = concordant([_num(r, columns[0], claim) for r in rows],
                              [_num(r, columns[1], claim) for r in rows])
-        return _result(claim, HOLDS if ok else CONTRADICTED, why)
+        return _result(claim, HOLDS if ok else FAILS, why)
 
     for col in columns:
         if rule in _SERIES_RULES:
@@ -322,7 +322,7 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
                     parts.append((" / ".join(x for x in (col if len(columns) > 1 else "", name) if x)
                                   or col, ok, why))
     ok, why = _combine(parts)
-    return _result(claim, HOLDS if ok else CONTRADICTED, why)
+    return _result(claim, HOLDS if ok else FAILS, why)
 
 
 def _result(claim: Claim, verdict: str, detail: str) -> ClaimResult:
@@ -375,7 +375,7 @@ def exit_status(results: list[ClaimResult]) -> int:
     return 1 if any(r.verdict in FAILING for r in results) else 0
 
 
-__all__ = ["CLAIMS_FILE", "CONTRADICTED", "DIFFERS", "HOLDS", "NOT_CHECKABLE", "QUOTE_MISSING", "Claim", "ClaimResult",
+__all__ = ["CLAIMS_FILE", "FAILS", "HOLDS", "NOT_TESTABLE", "QUOTE_MISSING", "Claim", "ClaimResult",
            "about", "check_all", "check_claims", "concordant", "evaluate", "exit_status", "extreme",
            "flat", "greater", "increases", "labels_in_table", "less", "load_claims", "not_increasing",
            "quote_occurs", "ratio_below", "same_order", "similar"]

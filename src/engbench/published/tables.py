@@ -188,6 +188,11 @@ _CONTEXT_PATTERNS = (
     ("ctx_hw_threads", re.compile(r"(\d+)\s+hyperthread cores", re.I), 1),
     ("ctx_hw_threads", re.compile(r"(\d+)\s+CPU cores with HT", re.I), 2),
     ("ctx_ram_gb", re.compile(r"(\d+)\s*GB RAM", re.I), 1),
+    # the wholes that parts are checked against (relations "part_le_whole:*")
+    ("ctx_cache_gb", re.compile(r"\bcache (\d+) GB", re.I), 1),
+    ("ctx_device_gb", re.compile(r"database on a (\d+) GB", re.I), 1),
+    ("ctx_collection_pct_of_cache", re.compile(r"each sized (\d+)% of the cache", re.I), 1),
+    ("ctx_compression_ratio", re.compile(r"compressible docs \(~?(\d+):1\)", re.I), 1),
 )
 
 

@@ -19,7 +19,12 @@ from . import theme
 PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p999_us")]  # (label, column)
 COSTS = [("KB written", "wkb_per_op"), ("KB read", "rkb_per_op"),
          ("CPU µs", "cpu_us_per_op"), ("context switches", "cs_per_op")]  # each "/ <one op of the unit>"
-AMPS = [("read", "read_amp"), ("write", "write_amp"), ("space", "space_amp")]
+# (label, runs column): one per counter (engbench.normalize.amplification), the label names it
+AMPS = [("read, device", "read_amp_device"), ("read, cgroup", "read_amp_cgroup"), ("read, process", "read_amp_process"),
+        ("write, device", "write_amp_device"), ("write, process", "write_amp_process"),
+        ("space, allocated", "space_amp")]
+AMP_COUNTERS = ("device: iostat, the whole disk; cgroup: the run's own cgroup; process: the engine "
+                "process's task I/O; allocated: du")
 RUM_CAPTION = ("> 1: the engine read, wrote or stored more bytes than the workload's documents "
                "hold; 1 = exactly as many.")
 
@@ -188,11 +193,11 @@ def rum(exp, machine: str):
     vmin, vmax = min(data["value"].min(), 1), max(data["value"].max(), 1)
     log = vmax / vmin > 10
     scale = alt.Scale(type="log") if log else alt.Scale(zero=True)
-    notes = [RUM_CAPTION]
+    notes = [RUM_CAPTION, AMP_COUNTERS]
     if missing:
-        notes.append(f"not shown ({', '.join(missing)}): nothing to divide by in this workload")
+        notes.append(f"not shown ({'; '.join(missing)}): no such counter, or nothing to divide by")
     x = alt.X("amplification:N", title=None, sort=[a for a, _ in AMPS],
-              axis=alt.Axis(labelFontSize=13, labelAngle=0))
+              axis=alt.Axis(labelFontSize=12, labelAngle=-25))
     y = alt.Y("value:Q", title="measured bytes / logical bytes" + (" (log)" if log else ""), scale=scale)
     base = alt.Chart(data).encode(x=x, xOffset=alt.XOffset("config:N", sort=exp.configs), y=y,
                                   color=_color(exp))
@@ -200,7 +205,7 @@ def rum(exp, machine: str):
     labels = base.mark_text(dy=-11, fontSize=10).encode(text=alt.Text("value:Q", format=".2f"))
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 3], color="#444").encode(y="y:Q")
     return alt.layer(one, points, labels).properties(
-        width=360, height=240,
+        width=420, height=240,
         title=_title("RUM amplification (read, write, space)", exp.workload, machine,
                      len(exp.runs), notes))
 

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .. import workloads as registry
@@ -41,9 +43,18 @@ def _plain(v):
     return v
 
 
+class ProcessedError(ValueError):
+    """Processed tables that cannot be read as engbench process writes them (a row that names no
+    run of the runs table, an incomplete flag that is not a boolean, a manifest that is not
+    JSON): the report refuses them with the cause rather than leaving rows out."""
+
+
 def load_processed(processed_dir) -> dict:
-    """{"runs", "latency", "intervals"} frames from <dir>/<name>.parquet. Complete runs only
-    (runs.incomplete False); the other tables are restricted to the same run_ids."""
+    """{"runs", "latency", "intervals", and the OPTIONAL tables} from <dir>/<name>.parquet. Complete
+    runs only (runs.incomplete False): the incomplete runs' rows are left out of every table, and a
+    warning (warnings.warn) names them. A row of another table whose run_id is no run of the runs
+    table, or an incomplete flag that is not True or False, is a ProcessedError: nothing is left
+    out silently. out["left_out"]: the incomplete runs' ids."""
     d = Path(processed_dir)
     out = {}
     for name in TABLES:
@@ -52,29 +63,56 @@ def load_processed(processed_dir) -> dict:
             raise FileNotFoundError(f"{path}: missing (run `engbench process` first)")
         out[name] = pd.read_parquet(path)
     runs = out["runs"]
+    left_out = []
     if "incomplete" in runs:
-        runs = runs[~runs["incomplete"].astype(bool)]
+        flag = runs["incomplete"]
+        bad = runs.loc[~flag.map(lambda v: isinstance(v, (bool, np.bool_))), "run_id"].tolist()
+        if bad:
+            raise ProcessedError(f"{d / 'runs.parquet'}: incomplete is neither True nor False for "
+                                 f"{len(bad)} run(s): {', '.join(map(str, bad[:5]))} (reprocess with `engbench process`)")
+        left_out = runs.loc[flag.astype(bool), "run_id"].tolist()
+        runs = runs[~flag.astype(bool)]
     out["runs"] = runs.sort_values("run_id", kind="stable").reset_index(drop=True)
     for name in OPTIONAL:
         path = d / f"{name}.parquet"
         out[name] = pd.read_parquet(path) if path.exists() else pd.DataFrame(columns=["run_id"])
-    keep = set(out["runs"]["run_id"])
+    known = set(out["runs"]["run_id"]) | set(left_out)
     for name in ("latency", "intervals") + OPTIONAL:
-        if name != "devices":  # calibration runs are rows of their own, not of the runs table
-            out[name] = out[name][out[name]["run_id"].isin(keep)].reset_index(drop=True)
+        if name == "devices":  # calibration runs are rows of their own, not of the runs table
+            continue
+        orphans = sorted(set(out[name]["run_id"]) - known)
+        if orphans:
+            raise ProcessedError(f"{d / (name + '.parquet')}: {len(orphans)} run(s) in no row of runs.parquet: "
+                                 f"{', '.join(map(str, orphans[:5]))} (the tables are not one `engbench process` "
+                                 "output; reprocess)")
+        out[name] = out[name][~out[name]["run_id"].isin(left_out)].reset_index(drop=True)
+    if left_out:
+        warnings.warn(f"{len(left_out)} incomplete run(s) left out of the report: {', '.join(left_out)}",
+                      stacklevel=2)
+    out["left_out"] = left_out
     return out
 
 
 def load_manifests(raw_dir, run_ids) -> dict:
-    """run_id → manifest dict, for the run directories found under raw_dir (missing ones are
-    left out: the report then says the machine is unknown)."""
+    """run_id → manifest dict, for the run directories found under raw_dir. A run without a
+    manifest there is left out with a warning naming it (the report then says its machine is
+    unknown); a manifest that cannot be read as JSON is a ProcessedError naming its path."""
     out = {}
     if raw_dir is None:
         return out
+    absent = []
     for rid in run_ids:
         path = Path(raw_dir) / rid / "manifest.json"
-        if path.is_file():
+        if not path.is_file():
+            absent.append(rid)
+            continue
+        try:
             out[rid] = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            raise ProcessedError(f"{path}: cannot be read as a manifest ({exc})") from None
+    if absent:
+        warnings.warn(f"{len(absent)} run(s) have no manifest under {raw_dir}, so their machine is unknown: "
+                      f"{', '.join(map(str, absent[:5]))}{' …' if len(absent) > 5 else ''}", stacklevel=2)
     return out
 
 

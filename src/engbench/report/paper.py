@@ -3,6 +3,7 @@
   tables/<experiment>.<kind>[.rel].{md,html,csv}   every table, cells as printed
   figures/<name>.svg[,.png]                         every chart (vl-convert; PNG copies with png=True,
                                                     `engbench report --png`: the HTML inlines the SVG)
+  tables/published_checks.{flags,claims}.*         the published checks that do not simply hold
   numbers.json                                      every number the text quotes, as printed
   references.bib                                    the reference list (engbench.report.citation)
   paper.md                                          the manuscript, rendered from paper/paper.md.j2:
@@ -29,11 +30,12 @@ from pathlib import Path
 
 import jinja2
 
-from .. import paths
+from .. import paths, verdicts
 from .. import workloads as registry
 from ..published.check import default_published_dir
 from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
-from . import workload_tables
+from . import workload_tables, ycsb_rum
+from . import published as published_checks
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
@@ -73,7 +75,7 @@ def numbers(exps, all_runs, machine) -> dict:
             hi, vhi, lo, vlo = bw
             n[f"{k}.q.max"], n[f"{k}.q.min"] = tables.fmt(vhi, 0), tables.fmt(vlo, 0)
             n[f"{k}.q.max_over_min"] = tables.fmt(tables.ratio(vhi, vlo), 1)
-        for col, rule in (("write_amp", 2), ("space_amp", 2), ("wkb_per_op", 2)):
+        for col, rule in (("write_amp_device", 2), ("write_amp_process", 2), ("space_amp", 2), ("wkb_per_op", 2)):
             bw = _best_worst(e, col)
             if bw:
                 n[f"{k}.{col}.max"], n[f"{k}.{col}.min"] = tables.fmt(bw[1], rule), tables.fmt(bw[3], rule)
@@ -84,7 +86,7 @@ def _names(exps):
     """Who the numbers are about (engine labels, not numbers: kept out of numbers.json)."""
     out = {}
     for e in exps:
-        for col in ("q", "write_amp", "space_amp", "wkb_per_op"):
+        for col in ("q", "write_amp_device", "write_amp_process", "space_amp", "wkb_per_op"):
             bw = _best_worst(e, col)
             if bw:
                 out[f"{e.key}.{col}.max"], out[f"{e.key}.{col}.min"] = bw[0], bw[2]
@@ -177,23 +179,26 @@ def sections(exps, proc, nums) -> list[dict]:
                 said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
                 text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
         charts_ = []
-        if w == "ycsb":  # the RUM table and chart across YCSB's letters, per machine and run limits
-            for tag, sub in where_groups(proc["runs"][proc["runs"]["workload"] == w]):
-                t = workload_tables.ycsb_rum_table(sub, proc["engine_stats"], proc["intervals"], tag)
-                if t is not None:
+        if w == "ycsb":  # the RUM corners and the read counters, per machine, run limits and records
+            for tag, sub in ycsb_rum.ycsb_groups(proc["runs"]):
+                long = ycsb_rum.rum_long(sub, proc["loads"])
+                counters = ycsb_rum.read_counters_table(sub, proc["engine_stats"], proc["intervals"], tag)
+                for t in filter(None, (ycsb_rum.rum_table(long, tag), counters)):
                     t.caption += f" Measured on {where(sub)}."
                     t.title += f" ({where(sub)})" if tag else ""
                     wl_tabs.append(t)
-                frame = workload_tables.ycsb_rum_frame(sub, proc["engine_stats"], proc["intervals"])
-                if t is not None and not text:
+                if counters is not None and not text:
                     text.append("Read amplification comes from the YCSB C (point reads) and E (scans) "
-                                "runs, update amplification from A, B and F, space amplification from "
-                                "every letter; the table puts each engine's own read counters beside "
-                                "read amplification (an engine read the OS page cache serves is no "
-                                "device read).")
-                charts_.append((f"ycsb.rum{tag}", f"ycsb: read, update and space amplification per engine "
-                                f"({where(sub)}). " + charts.RUM_CAPTION,
-                                workload_charts.ycsb_rum(frame, where(sub), len(sub))))
+                                "runs, update amplification from A, B and F, the load's write amplification "
+                                "from the letters whose run phase inserts nothing, space amplification from "
+                                "every letter; each corner is shown by every counter that measured it "
+                                "([device]: iostat, the whole disk; [cgroup]: the run's own cgroup; "
+                                "[process]: the engine process's task I/O). The read-counter table puts each "
+                                "engine's own read counters beside read amplification (an engine read the "
+                                "OS page cache serves is no device read).")
+                charts_.append((f"ycsb.rum{tag}", f"ycsb: the RUM corners per engine ({where(sub)}); each "
+                                "panel names its counter. " + charts.RUM_CAPTION,
+                                ycsb_rum.rum_chart(long, where(sub), len(sub))))
         cite = "; ".join(f"@{k}" for k in CITE.get(w, []))
         out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",
                     "tables": wl_tabs, "text": text,
@@ -287,6 +292,12 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     nums.update(fnd_nums)
     fnd_table = next((t for t in fnd_tabs if t.name == "findings"), None)
     fnd_extra = {t.name: t for t in fnd_tabs}
+    _, pub_nums, pub_tables = published_checks.build()  # data/published, as data/processed/published_checks.csv
+    nums.update(pub_nums)
+    for t in pub_tables:
+        tabs.append(t)
+        for ext, body in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
+            (build_dir / "tables" / f"{t.name}.{ext}").write_text(body)
     for s in secs:  # workload-level charts (ycsb's RUM)
         for stem, caption, chart in s.pop("charts"):
             if chart is not None:
@@ -307,7 +318,8 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
         formulas=methods.formulas(), processing=methods.processing_notes(), devices=dev_table,
         findings=fnd_items, findings_table=fnd_table, findings_history=fnd_extra.get("findings.history"),
-        claims_inventory=fnd_extra.get("findings.inventory"),
+        claims_inventory=fnd_extra.get("findings.inventory"), published_flags=pub_tables[0],
+        published_claims=pub_tables[1],
         n_manifests=len(manifests), isfinite=math.isfinite)
     text = re.sub(r"\n{3,}", "\n\n", text)
     (build_dir / "paper.md").write_text(text)

@@ -27,12 +27,21 @@ UNITS = {"ips": ("inserts/s", 0), "wKB/i": ("KB/insert", 2), "Mcpu/i": ("(us+sy)
          "size": ("GB", 1), "rss": ("GB", 2), "vm.cs": ("cs/200k", 0),
          "vm.us+sy": ("(us+sy)·1e6/ips", 0), "io.kBw": ("KB/200k", 0), "io.kBr": ("KB/200k", "2|1"),
          "io.r": ("reads/200k", "2|1"),
-         "read amp": ("×", 2), "write amp": ("×", 2), "space amp": ("×", 2)}
+         "device read amp": ("×", 2), "cgroup read amp": ("×", 2), "process read amp": ("×", 2),
+         "device write amp": ("×", 2), "process write amp": ("×", 2), "space amp": ("×", 2)}
 for _u in (registry.TRANSACTION, registry.REQUEST):  # tps (txn/s), r/t (reads/txn), ...; rps, r/req ...
     UNITS.update({_u.rate: (_u.rate_unit, 0), f"r/{_u.short}": (f"reads/{_u.per}", 2),
                   f"rKB/{_u.short}": (f"KB/{_u.per}", 2), f"wKB/{_u.short}": (f"KB/{_u.per}", 2),
                   f"Mcpu/{_u.short}": (f"(us+sy)·1e6/{_u.rate}", 0)})
-RUM = [("read amp", "read_amp"), ("write amp", "write_amp"), ("space amp", "space_amp")]
+# one column per counter (engbench.normalize.amplification): device = iostat, the whole disk;
+# cgroup = the run's own cgroup (runs with run limits); process = the engine process's task I/O
+RUM = [("device read amp", "read_amp_device"), ("cgroup read amp", "read_amp_cgroup"),
+       ("process read amp", "read_amp_process"), ("device write amp", "write_amp_device"),
+       ("process write amp", "write_amp_process"), ("space amp", "space_amp")]
+RUM_NOTE = (" Amplification = bytes moved ÷ logical bytes, one column per counter: device = iostat's "
+            "bytes over the measured window (the whole disk, every user of it); cgroup = the run's own "
+            "cgroup's device bytes (runs with run limits only); process = the engine process's own task "
+            "I/O (embedded engines); space = allocated bytes (du) ÷ logical bytes stored.")
 # kind → (title, columns): the per-operation views of normalize.views, and RUM; which kinds a
 # workload gets is its registry entry's `tables` (engbench.workloads)
 KINDS = {kind: (title, cols) for kind, (title, cols) in views.KINDS.items()}
@@ -140,6 +149,7 @@ def _build(exp, kind, title, cols, rules, units) -> Table:
     spread = any(int(r[1]) > 1 for r in rows)
     caption = (f"{len(exp.runs)} run(s); units in the headers."
                + (" Repeated runs: mean (min–max) of n runs." if spread else "")
+               + (RUM_NOTE if kind == "rum" else "")
                + run_notes(exp, NOTES.get(kind, "warnings" if kind in views.KINDS else "")))
     return Table(f"{exp.key}.{kind}", f"{exp.title} — {title}", caption, printed, mean_frame)
 
@@ -165,15 +175,16 @@ def run_notes(exp, column: str) -> str:
     return f" {head} — " + " | ".join(f"{cfg}: {n}" for cfg, n in by_cfg.items()) + "."
 
 
+def kind_table(exp, kind: str) -> Table:
+    """One table of KINDS for one experiment (the paper's, and notebook.rum_summary's)."""
+    title, cols = KINDS[kind]
+    return _build(exp, kind, title, cols, {h: UNITS[h][1] for h, _ in cols}, {h: UNITS[h][0] for h, _ in cols})
+
+
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
     """The absolute tables of one experiment, in the documents' shapes that apply to it (its
     workload's registry entry: engbench.workloads)."""
-    out = []
-    for kind in registry.get(exp.workload).tables:
-        title, cols = KINDS[kind]
-        rules = {h: UNITS[h][1] for h, _ in cols}
-        units = {h: UNITS[h][0] for h, _ in cols}
-        out.append(_build(exp, kind, title, cols, rules, units))
+    out = [kind_table(exp, kind) for kind in registry.get(exp.workload).tables]
     lat = latency[latency["run_id"].isin(exp.run_ids)]
     if len(lat):
         wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000

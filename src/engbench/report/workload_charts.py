@@ -1,7 +1,7 @@
 """Charts of the workload-specific tables (engbench.report.workload_tables): the sysbench-update
 concurrency sweep against the number of clients, cache-pollution's hot read rate before /
-during / after the cold pass, and YCSB's read, update and space amplification per engine. Same
-theme, titles and subtitles as engbench.report.charts."""
+during / after the cold pass, and the RUM table and chart of notebooks/ycsb.ipynb's runs (made by
+engbench.report.ycsb_rum, as the paper's). Same theme, titles and subtitles as engbench.report.charts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import pandas as pd
 
 from ..normalize import device as dev
 from .charts import CEILING_SPAN, _color, _title
-from .theme import engine_scale
 from .workload_tables import with_config
 
 STEP_METRICS = [("q", "updates per second (tps)"), ("r_per_op", "disk reads per update (r/t)")]
@@ -98,49 +97,17 @@ def cache_phases(exp, cp, machine: str):
                               exp.title))
 
 
-def ycsb_rum(frame, machine: str, n_runs: int | None = None):
-    """Read amplification (YCSB C point reads, E scans), update amplification (A, B, F) and space
-    amplification per engine configuration, side by side: one panel per amplification, a bar per
-    configuration (the mean of workload_tables.ycsb_rum_frame), each panel on its own scale (read
-    amplification of a cached run is near 0, space amplification near 1 or more), a dashed rule
-    at 1 (as many bytes as the records hold). None without a number to show."""
-    from .charts import RUM_CAPTION
-    from .workload_tables import YCSB_AMPS
-    if frame is None or frame.empty:
-        return None
-    data = frame.assign(value=frame["value"].round(4))
-    configs = list(dict.fromkeys(data["config"]))
-    amps = [a for a, _, _ in YCSB_AMPS if a in set(data["amplification"])]
-    color = alt.Color("config:N", title="engine", scale=engine_scale(configs), sort=configs)
-    base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=configs, axis=alt.Axis(labelAngle=-30)))
-    bars = base.mark_bar().encode(
-        y=alt.Y("value:Q", title="measured bytes / logical bytes"), color=color,
-        tooltip=["config:N", "amplification:N", alt.Tooltip("value:Q", format=".3f"), "n:Q", "letters:N",
-                 "source:N"])
-    labels = base.mark_text(dy=-6, fontSize=10).encode(y="value:Q", text=alt.Text("value:Q", format=".2f"))
-    one = alt.Chart().mark_rule(strokeDash=[4, 3], color="#444").encode(y=alt.datum(1))
-    n = int(frame.attrs.get("n_runs", data["n"].max())) if n_runs is None else n_runs
-    missing = [a for a, _, _ in YCSB_AMPS if a not in amps]
-    notes = [RUM_CAPTION, "read amp: the runs' own device reads (cgroup) where they have them, else iostat's"]
-    if missing:
-        notes.append(f"not shown ({', '.join(missing)}): no such runs, or nothing to divide by")
-    return alt.layer(bars, labels, one, data=data).properties(width=150, height=200).facet(
-        column=alt.Column("amplification:N", title=None, sort=amps),
-        title=_title("RUM amplification per engine", "ycsb", machine, n, notes),
-    ).resolve_scale(y="independent")
-
-
 def ycsb_rum_of_runs(run_dirs):
-    """The RUM table (workload_tables.ycsb_rum_table) and chart (ycsb_rum) of the YCSB runs in
-    ``run_dirs`` (what notebooks/ycsb.ipynb shows of the runs it made): the runs are processed
-    by engbench.tables into a temporary directory (data/processed is left alone) and read back
-    as the paper reads data/processed. (None, None) when none of them is a complete YCSB run."""
+    """The RUM table and chart (engbench.report.ycsb_rum.rum_table and rum_chart, the paper's) of
+    the YCSB runs in ``run_dirs`` (what notebooks/ycsb.ipynb shows of the runs it made): the runs
+    are processed by engbench.tables into a temporary directory (data/processed is left alone)
+    and read back as the paper reads data/processed. (None, None) when none of them is a complete
+    YCSB run."""
     import tempfile
     from pathlib import Path
 
     from .. import tables
-    from . import data
-    from .workload_tables import ycsb_rum_frame, ycsb_rum_table
+    from . import data, ycsb_rum
     dirs = [Path(d) for d in run_dirs]
     with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
         tables.write_tables(tables.build_tables(dirs), tmp)
@@ -150,7 +117,8 @@ def ycsb_rum_of_runs(run_dirs):
         return None, None
     manifests = {d.name: json.loads((d / "manifest.json").read_text()) for d in dirs}
     where = data.where_label(manifests, runs)
-    table = ycsb_rum_table(runs, proc["engine_stats"], proc["intervals"])
-    table.caption += f" Measured on {where}."
-    frame = ycsb_rum_frame(runs, proc["engine_stats"], proc["intervals"])
-    return table, ycsb_rum(frame, where)
+    long = ycsb_rum.rum_long(runs, proc["loads"])
+    table = ycsb_rum.rum_table(long)
+    if table is not None:
+        table.caption += f" Measured on {where}."
+    return table, ycsb_rum.rum_chart(long, where, len(runs))

@@ -127,7 +127,9 @@ PROCESS_COLUMNS = ["t_unix_s", "rss_bytes", "vms_bytes", "cpu_user_s", "cpu_sys_
 
 class _Sampler:
     """A thread writing one CSV row of `_row(source)` every `interval_s` (the first row at once)
-    until stopped or the source is gone (`_row` raises LookupError)."""
+    until stopped or the source is gone (`_row` raises LookupError). A counter that cannot be
+    read is not a gone source: `_row` records why in `warnings` (the run's manifest keeps them as
+    capture_warnings) before it stops the sampling."""
 
     columns: list = []
 
@@ -137,6 +139,7 @@ class _Sampler:
         self._thread: threading.Thread | None = None
         self.samples = 0
         self.cpu_s = 0.0  # CPU time the sampler thread itself used (for the overhead benchmark)
+        self.warnings: list[str] = []  # counters that could not be read, and what that cost
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._loop, name=type(self).__name__, daemon=True)
@@ -199,7 +202,13 @@ class ProcessSampler(_Sampler):
                 io = proc.io_counters()
                 ctx = proc.num_ctx_switches()
                 threads = proc.num_threads()
-        except (psutil.NoSuchProcess, psutil.ZombieProcess, psutil.AccessDenied):
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):  # the driver has exited: sampling ends
+            raise LookupError(self.pid) from None
+        except psutil.AccessDenied as exc:  # it is there, but its counters cannot be read: say so
+            self.warnings.append(
+                f"driver process sampler: access denied reading pid {self.pid}'s counters (psutil.AccessDenied"
+                f"{': ' + exc.msg if exc.msg else ''}); "
+                f"sampling stopped after {self.samples} sample(s), so {self.path.name} misses the rest of the run")
             raise LookupError(self.pid) from None
         return [f"{time.time():.3f}", mem.rss, mem.vms, f"{cpu.user:.2f}", f"{cpu.system:.2f}",
                 io.read_bytes, io.write_bytes, io.read_count, io.write_count, threads,

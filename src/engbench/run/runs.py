@@ -222,6 +222,10 @@ def _finish_target(tgt, run_dir, manifest, status, error):
     secrets = tgt.all_secrets()
     tgt.redact_tree(run_dir)
     manifest["server"] = tgt.info
+    if tgt.warnings:  # recorded in the run, never dropped: processing puts them in runs.warnings
+        manifest["warnings"] = list(dict.fromkeys((manifest.get("warnings") or []) + tgt.warnings))
+        for w in tgt.warnings:
+            print(f"engbench: warning: {w}", file=sys.stderr)
     manifest.update(targets.redact(dict(manifest), secrets))
     return status, (targets.redact(error, secrets) if error else error)
 
@@ -277,7 +281,8 @@ def _finalize(run_dir, manifest, tools, sampler, status, error) -> None:
     manifest["capture"]["process_sampler"] = {"interval_s": sampler.interval_s if sampler else None,
                                               "samples": sampler.samples if sampler else 0,
                                               "file": rundir.DRIVER_PROCESS}
-    missing = [t.note for t in tools if not t.available]
+    missing = [t.note for t in tools if not t.available] + (sampler.warnings if sampler else [])
+    missing += [w for t in tools for w in getattr(getattr(t, "sampler", None), "warnings", [])]
     if missing:
         manifest["capture_warnings"] = missing
     rundir.write_manifest(run_dir, manifest)

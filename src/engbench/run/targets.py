@@ -10,7 +10,9 @@ module owns or finds the server, snapshots its statistics before and after, and 
           (never written anywhere), never stopped; the same snapshots
     engbench run iibench --engine mongodb --set mongodb.uri=mongodb://u:pw@host/  (or ENGBENCH_MONGO_URI)
         → servers.MongoTarget: run_dir/server/mongo_before.*.json, mongo_after.*.json
-          (serverStatus, collStats, dbStats) and read_back.json (documents read back after the run)
+          (serverStatus, collStats, dbStats)
+    every target: run_dir/server/read_back.json, what the workload wrote read back after the run
+          (run.readback: per workload; less than was written is a warning of the run)
 
 Knobs addressed `mariadb.<name>` / `mongodb.<name>`: the connection keys below are taken out of the
 knobs and passed to the driver in the config's `target` section; the other knobs go to the driver
@@ -92,6 +94,10 @@ class TargetSession:
         self.server = None
         self.keep_server_dir = False
         self._env_saved: dict = {}
+        # what went wrong without failing the run (a server that would not stop, a read-back that
+        # found nothing): the run's manifest keeps them as `warnings`, processing as runs.warnings
+        self.warnings: list[str] = []
+        self._stop_failed = False
         self.secrets = [s for s in ([self.uri] if self.uri and redact_uri(self.uri) != self.uri else [])]
         self.info: dict = {"kind": self.kind, "engine": self.engine, "private": self.private}
 
@@ -148,8 +154,9 @@ class TargetSession:
         return self.request.target
 
     def finish(self, run_dir: Path, status: str, error: str | None, summary: dict | None = None):
-        """After the driver: server still alive? snapshot after, read back (MongoDB), stop and
-        collect logs (private). Returns (status, error), failed when the server died."""
+        """After the driver: server still alive? snapshot after, read back what the workload wrote
+        (run.readback), stop and collect logs (private). Returns (status, error), failed when the
+        server died; what went wrong without failing the run is in ``warnings``."""
         sdir = Path(run_dir) / "server"
         sdir.mkdir(parents=True, exist_ok=True)
         notes = []
@@ -170,11 +177,15 @@ class TargetSession:
             try:
                 if self.kind == "mongodb":
                     self.server.capture(sdir / "mongo_after")
-                    self._read_back(sdir / "read_back.json", summary or {})
                 else:
                     self.server.snapshot(sdir / "status_after.json", label="after")
             except Exception as exc:  # noqa: BLE001 - a capture failure is noted, not fatal
                 notes.append(f"after-run capture failed: {type(exc).__name__}: {exc}")
+                self.warnings.append(f"server: after-run statistics not captured ({type(exc).__name__}: {exc})")
+            try:
+                self._read_back(sdir / "read_back.json", summary or {})
+            except Exception as exc:  # noqa: BLE001 - recorded as the run's warning
+                self.warnings.append(f"read-back failed: {type(exc).__name__}: {exc}")
         self.close()
         if self.private:
             try:
@@ -190,34 +201,37 @@ class TargetSession:
         return status, error
 
     def _read_back(self, path: Path, summary: dict) -> None:
-        """MongoDB: what the workload wrote, read back through pymongo."""
-        db = self.server.client[self.server.db]
-        out = {"db": self.server.db, "collections": {}}
+        """What the workload wrote, read back through the server (run.readback: per workload, on
+        MariaDB and MongoDB alike) into read_back.json; a collection holding less than the workload
+        wrote is one of the run's warnings."""
+        from . import readback
         params = summary.get("params") or self.request.params
         wl = self.request.workload
-        if wl == "sysbench-update":
-            prefix = str(params.get("collection", "sbtest"))
-            n = int(params.get("tables", 1))
-            for t in range(1, n + 1):
-                name = f"{prefix}{t}"
-                ids = list(range(1, 11))
-                docs = self.server.read_back_sample(self.server.db, name, ids)
-                out["collections"][name] = {"count": db[name].count_documents({}), "sample_ids": ids,
-                                            "sample_found": len(docs),
-                                            "sample": [{k: d.get(k) for k in ("_id", "k")} for d in docs]}
+        names = list(readback.expected(wl, params, summary))
+        if self.kind == "mongodb":
+            got, where = readback.mongo(self.server.client[self.server.db], names), {"db": self.server.db}
         else:
-            name = str(params.get("collection", "purchases_index"))
-            docs = list(db[name].find({}, {"_id": 0, "cashregisterid": 1, "customerid": 1, "price": 1}).limit(5))
-            out["collections"][name] = {"count": db[name].count_documents({}), "sample": docs}
-        path.write_text(json.dumps(redact(out), indent=2, sort_keys=True, default=str) + "\n")
+            db = str(self.conn.get("database") or "engbench")
+            conn = self.server.connect()
+            try:
+                got, where = readback.mariadb(conn, db, names), {"database": db}
+            finally:
+                conn.close()
+        doc, warns = readback.report(wl, params, summary, got, where)
+        path.write_text(json.dumps(redact(doc), indent=2, sort_keys=True, default=str) + "\n")
+        self.warnings += warns
 
     def close(self) -> None:
-        """Stop what this session started (idempotent); restore the environment."""
+        """Stop what this session started (idempotent); restore the environment. A private server
+        that does not stop (stop() fails, or it is still running after it) is a warning in
+        ``warnings`` naming its pid, never a silent pass; it is not tried again."""
         try:
-            if self.server is not None:
-                self.server.stop()
-        except ServerError:
-            pass
+            if self.server is not None and not self._stop_failed:
+                how = self.server.stop()
+                if self.private and self.server.alive():
+                    self._stop_failure(f"still running after stop ({how})")
+        except Exception as exc:  # noqa: BLE001 - ServerError, a timeout waiting for it: recorded
+            self._stop_failure(f"{type(exc).__name__}: {exc}")
         finally:
             for k, v in self._env_saved.items():
                 if v is None:
@@ -225,6 +239,13 @@ class TargetSession:
                 else:
                     os.environ[k] = v
             self._env_saved = {}
+
+    def _stop_failure(self, why: str) -> None:
+        self._stop_failed = True
+        pid = getattr(self.server, "pid", None)
+        self.warnings.append(f"server: the {'private MariaDB' if self.private else 'server'} did not stop "
+                             f"({why}); it may still be running{f' as pid {pid}' if pid else ''}")
+        self.info["stop_failed"] = why
 
     def _set_env(self, key: str, value: str) -> None:
         self._env_saved.setdefault(key, os.environ.get(key))

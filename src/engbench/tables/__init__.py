@@ -12,8 +12,10 @@ do not repeat others (workloads.run_totals).
 
 Warnings (runs.warnings, "; "-joined): the driver's own (summary.json "warnings", prefixed
 "driver: "; a summary without the list has none), the manifest's capture_warnings (a capture tool
-that was not available, prefixed "capture: "), and a capture that misses part of the client
-window beyond its inherent partial first and last seconds (normalize.missed_seconds > 0).
+that was not available, a counter the sampler could not read; prefixed "capture: "), the manifest's
+warnings (a server that did not stop, a read-back that found less than was written; prefixed
+"run: "), and a capture that misses part of the client window beyond its inherent partial first
+and last seconds (normalize.missed_seconds > 0).
 Amplifications that cannot be computed say why in runs.amp_notes (normalize.why_no_ratio).
 
 Machines and limits: runs.machine is engbench.importer.machine_key(manifest hardware) (the report

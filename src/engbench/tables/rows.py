@@ -19,7 +19,11 @@ from .read import RunCaptures
 
 PER_N = registry.PER_N
 INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
-METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us"]
+# per-operation metrics, each also per 200k and per `batch` (registry.BASES): iostat's (r, rkb, w,
+# wkb, d, dkb: the whole device), vmstat's (cs, us_sy, mcpu, cpu_us: the whole host), the driver
+# process's own (driver_cpu_us; proc_rkb, proc_wkb: its task I/O)
+METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us", "proc_rkb",
+           "proc_wkb", "proc_cs"]
 RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "target",
              "repetition", "seed", "ncpu",
              "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.cgroup_version",
@@ -28,12 +32,10 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", 
              "coverage", "warnings", "amp_notes", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
              "dkb_per_s", "cs_per_s", "us_sy"]
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
-             "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored", "read_amp",
-             "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
-             "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op", "proc_cs_per_op",
-             *(f"{c}_per_op" for c in dev.CG_COUNTERS),
-             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
-             *sz.SIZE_COLS, "secondary_index_bytes", "engine_cache_bytes", "machine_cpu_pct", "own_cpu_pct", "other_cpu_pct", "own_cpu_source"]
+             "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored",
+             *nz.amplification.RUN_COLUMNS, "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
+             "documents_inserted", "bytes_per_document", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -46,7 +48,8 @@ STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds
              "cal_read_iops", "read_iops_use"]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
-             "mcpu_per_op", "proc_wkb_per_op", "rss_gb"]
+             "mcpu_per_op", "proc_wkb_per_op", "rss_gb", "logical_bytes_loaded", "write_amp_device",
+             "write_amp_process"]
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
@@ -77,7 +80,8 @@ def run_rows(c: RunCaptures) -> dict:
     vm_w = nz.trim_to_window(vm, start, end)
     cov_io, cov_vm = nz.coverage(io_w, start, end), nz.coverage(vm_w, start, end)
     notes = ([f"driver: {w}" for w in summ.get("warnings") or []]
-             + [f"capture: {w}" for w in man.get("capture_warnings") or []])
+             + [f"capture: {w}" for w in man.get("capture_warnings") or []]
+             + [f"run: {w}" for w in man.get("warnings") or []])
     for name, frame, cov in (("iostat", io_w, cov_io), ("vmstat", vm_w, cov_vm)):
         missed = nz.missed_seconds(frame, start, end)
         if not len(frame):
@@ -109,6 +113,9 @@ def run_rows(c: RunCaptures) -> dict:
     per["mcpu"] = nz.mcpu_per_op(row["us_sy"], q)
     per["cpu_us"] = nz.cpu_us_per_op(row["us_sy"], int(ncpu), q)
     per["driver_cpu_us"] = nz.process_cpu_us_per_op(proc, start, end, ops)
+    for k, counter in (("proc_rkb", "read_bytes"), ("proc_wkb", "write_bytes")):
+        per[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
+    per["proc_cs"] = nz.process_cs_per_op(proc, float(start), float(end), ops)
     params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
     basis_n = {"op": 1, "200k": PER_N, "batch": params.get("batch")}
     for b, (suffix, _) in registry.BASES.items():
@@ -127,21 +134,19 @@ def run_rows(c: RunCaptures) -> dict:
     row["logical_bytes_read"] = tot["logical_bytes_read"] if totals else None
     row["logical_bytes_written"] = tot["logical_bytes_written"] if totals else None
     row["logical_bytes_stored"] = summ.get("logical_bytes_stored")
-    row["read_amp"] = nz.read_amplification(row["device_bytes_read"], row["logical_bytes_read"])
-    row["write_amp"] = nz.write_amplification(row["device_bytes_written"], row["logical_bytes_written"])
-    row["space_amp"] = nz.space_amplification(disk.get("allocated_bytes"), row["logical_bytes_stored"])
+    row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
+    server = bool(man.get("server"))
+    row.update(nz.amplification.run_amplifications(row, disk.get("allocated_bytes"), server))
     row["amp_notes"] = "; ".join(filter(None, (
         nz.why_no_ratio("read amp", row["device_bytes_read"], row["logical_bytes_read"],
                         "device bytes read (no iostat sample in the window)", "logical bytes read"),
         nz.why_no_ratio("write amp", row["device_bytes_written"], row["logical_bytes_written"],
                         "device bytes written (no iostat sample in the window)", "logical bytes written"),
         nz.why_no_ratio("space amp", disk.get("allocated_bytes"), row["logical_bytes_stored"],
-                        "allocated bytes on disk (summary disk)", "logical bytes stored"))))
-    row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
+                        "allocated bytes on disk (summary disk)", "logical bytes stored"),
+        "read amp (process), write amp (process): the engine runs in the server's process, not the "
+        "driver's" if server else "")))
     row["clients"] = dev.clients(params)
-    for k, counter in (("proc_rkb_per_op", "read_bytes"), ("proc_wkb_per_op", "write_bytes")):
-        row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
-    row["proc_cs_per_op"] = nz.process_cs_per_op(proc, float(start), float(end), ops)
     row.update(sz.sizes(row["engine"], disk.get("files")))
     row["secondary_index_bytes"] = sz.secondary_index_bytes(row["engine"], disk.get("files"))
     row["engine_cache_bytes"] = (man.get("run_limits") or {}).get("engine_cache_bytes")
@@ -177,7 +182,7 @@ def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, s
              for r in wl.step_rows(summ.get("steps"), io, vm)]
     for r in steps:  # the run's own device reads per second over the step (cg_r_per_op × updates/s)
         r["cg_r_per_s"] = r["cg_r_per_op"] * r["q"] if r.get("q") == r.get("q") else np.nan
-    load = wl.load_row(workload, summ.get("load"), io, vm, proc)
+    load = wl.load_row(workload, summ.get("load"), io, vm, proc, wl.load_logical_bytes(workload, summ))
     loads = [{**ids, "workload": workload, **load}] if load else []
     cp = []
     if summ.get("phases"):

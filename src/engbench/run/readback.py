@@ -1,0 +1,103 @@
+"""What a workload wrote, read back through the server after the run, on every server target
+(MariaDB by SQL, MongoDB by pymongo) and for every workload the targets run: the collections or
+tables the workload writes and how many documents or rows each should hold, from the run's
+parameters and its driver summary (expected), then what the server holds (read_back) into
+run_dir/server/read_back.json.
+
+A collection that holds fewer documents than the workload wrote — a missing one holds 0 — is a
+warning the run records (manifest `warnings`, then runs.warnings), never a silent pass; so is a
+read-back that cannot be made at all.
+
+    iibench           <collection>                 summary documents_inserted
+    sysbench-update   <collection>1 … <tables>     table_size each
+    ycsb              <table>                      load.records, plus the run phase's inserts
+    linkbench         <prefix>node                 load.nodes + add_node − delete_node items
+                      <prefix>link, <prefix>count  more than 0 (deletes hide links; counts follow them)
+"""
+
+from __future__ import annotations
+
+SAMPLE = 3  # documents or rows kept per collection in read_back.json
+
+
+def _items(totals: dict, op: str) -> int:
+    return int((totals.get(op) or {}).get("items") or 0)
+
+
+def expected(workload: str, params: dict, summary: dict) -> dict:
+    """{collection or table name: the least number of documents or rows it must hold (None: more
+    than 0)} for ``workload`` run with ``params`` (its summary: what the driver reports)."""
+    load, totals = summary.get("load") or {}, summary.get("totals") or {}
+    if workload == "iibench":
+        n = summary.get("documents_inserted")
+        return {str(params.get("collection", "purchases_index")): int(n) if n is not None else None}
+    if workload == "sysbench-update":
+        prefix, size = str(params.get("collection", "sbtest")), params.get("table_size")
+        return {f"{prefix}{t}": int(size) if size is not None else None for t in range(1, int(params.get("tables", 1)) + 1)}
+    if workload == "ycsb":
+        records = load.get("records")
+        return {str(params.get("table", "usertable")):
+                int(records) + _items(totals, "insert") if records is not None else None}
+    if workload == "linkbench":
+        prefix = str(params.get("collection_prefix", "lb_"))
+        nodes = load.get("nodes")
+        return {f"{prefix}node": int(nodes) + _items(totals, "add_node") - _items(totals, "delete_node")
+                if nodes is not None else None, f"{prefix}link": None, f"{prefix}count": None}
+    raise ValueError(f"read-back: no collections known for workload {workload!r}")
+
+
+def shortfalls(want: dict, got: dict) -> list[str]:
+    """One warning per collection holding fewer documents than ``want`` says (``got``: name →
+    {"count": n}, or {"error": text} when it could not be read)."""
+    out = []
+    for name, least in want.items():
+        g = got.get(name) or {}
+        if "error" in g:
+            out.append(f"read-back: {name} could not be read ({g['error']})")
+            continue
+        n = int(g.get("count") or 0)
+        if least is None and n == 0:
+            out.append(f"read-back: {name} holds 0 documents after the run; the workload wrote to it")
+        elif least is not None and n < least:
+            out.append(f"read-back: {name} holds {n} documents after the run, fewer than the {least} "
+                       "the workload wrote")
+    return out
+
+
+def mongo(db, names) -> dict:
+    """name → {"count", "sample"} of each collection of ``names`` in the pymongo database ``db``."""
+    out = {}
+    for name in names:
+        try:
+            out[name] = {"count": db[name].count_documents({}),
+                         "sample": list(db[name].find({}, {"_id": 0}).limit(SAMPLE))}
+        except Exception as exc:  # noqa: BLE001 - named in read_back.json and the run's warnings
+            out[name] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+def mariadb(conn, database: str, names) -> dict:
+    """name → {"count", "sample"} of each table of ``names`` in ``database`` over a PyMySQL
+    connection (rows as {column: value})."""
+    out = {}
+    for name in names:
+        try:
+            with conn.cursor() as cur:
+                cur.execute(f"SELECT COUNT(*) FROM `{database}`.`{name}`")
+                count = int(cur.fetchone()[0])
+                cur.execute(f"SELECT * FROM `{database}`.`{name}` LIMIT {SAMPLE}")
+                cols = [d[0] for d in cur.description]
+                sample = [dict(zip(cols, row)) for row in cur.fetchall()]
+            out[name] = {"count": count, "sample": sample}
+        except Exception as exc:  # noqa: BLE001 - named in read_back.json and the run's warnings
+            out[name] = {"error": f"{type(exc).__name__}: {exc}"}
+    return out
+
+
+def report(workload: str, params: dict, summary: dict, got: dict, where: dict) -> tuple[dict, list[str]]:
+    """(read_back.json's content, its warnings): per collection what the workload wrote at least
+    (expected) and what the server holds (count, sample)."""
+    want = expected(workload, params, summary)
+    doc = {**where, "workload": workload,
+           "collections": {n: {"expected_at_least": want[n], **got.get(n, {})} for n in want}}
+    return doc, shortfalls(want, got)

@@ -1,0 +1,255 @@
+"""The column dictionary of every processed table (data/processed/<table>.csv): for each column
+its unit, the counter its number comes from, the denominator it is divided by (empty when it is
+no ratio) and what it is. One entry per column, so a reader (and the datapackage.json another
+tool generates from `frame()`) never has to guess which counter a figure divides: tests/
+test_columns.py fails when a processed table has a column without an entry.
+
+Counters (COUNTERS): device = iostat on the run's data device (every user of the disk); cgroup =
+the run's own cgroup (runs with run limits); process = the driver process's task I/O and CPU
+(it holds an embedded engine; a server's engine is another process); host = vmstat (the whole
+machine); driver = the driver's own counts and clocks (summary.json, intervals.csv, histograms);
+du = allocated bytes of the data directory; engine = the engine's own statistics; fio = the
+calibration's fio jobs; manifest / workflow = what the run recorded about itself; published =
+data/published; findings = engbench.findings."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    unit: str
+    counter: str
+    denominator: str
+    description: str
+
+
+COUNTERS = {"device": "iostat -x on the run's data device over the window: every user of the disk",
+            "cgroup": "the run's own cgroup (blkio/io counters, cgroup.csv): runs with run limits only",
+            "process": "the driver process (psutil: task I/O, CPU, RSS), which holds an embedded engine",
+            "host": "vmstat: the whole machine", "driver": "the driver's summary.json, intervals and histograms",
+            "du": "allocated bytes of the data directory after the engine closed",
+            "engine": "the engine's own statistics (engine_stats_*.json)", "fio": "engbench calibrate's fio jobs",
+            "manifest": "the run's manifest.json", "workflow": "the run's workflow.json",
+            "published": "data/published", "findings": "engbench.findings", "derived": "a ratio of other columns"}
+OP = "operations (runs.ops: the workload's unit)"
+PER = {"op": ("", OP), "200k": (" × 200,000", "200,000 operations"), "batch": (" × batch", "one request of `batch` documents")}
+# per-operation metric → (unit per op, counter, what)
+METRICS = {"r": ("reads", "device", "device read requests"), "rkb": ("KB", "device", "KB read from the device"),
+           "w": ("writes", "device", "device write requests"), "wkb": ("KB", "device", "KB written to the device"),
+           "d": ("discards", "device", "discard requests"), "dkb": ("KB", "device", "KB discarded"),
+           "cs": ("context switches", "host", "context switches of the whole host"),
+           "us_sy": ("% CPU / (op/s)", "host", "vmstat us+sy"),
+           "mcpu": ("(us+sy)·1e6/rate", "host", "Mcpu: vmstat us+sy × 1e6 / rate (the sources' Mcpu/i, Mcpu/t)"),
+           "cpu_us": ("CPU µs", "host", "busy CPU µs of the whole host"),
+           "driver_cpu_us": ("CPU µs", "process", "CPU µs of the driver process (user + system)"),
+           "proc_rkb": ("KB", "process", "KB the driver process read from storage (task I/O read_bytes)"),
+           "proc_wkb": ("KB", "process", "KB of pages the driver process dirtied for writeback (task I/O write_bytes)")}
+IOSTAT_RATES = {"r": "reads/s", "rkb": "kB/s read", "w": "writes/s", "wkb": "kB/s written", "d": "discards/s",
+                "dkb": "kB/s discarded"}
+CG = {"cg_r": ("reads", "device read requests"), "cg_rkb": ("KB", "KB read from the device"),
+      "cg_w": ("writes", "device write requests (v1: not the flusher's writeback)"),
+      "cg_wkb": ("KB", "KB written to the device (v1: not the flusher's writeback)")}
+
+
+def _c(name, unit="", counter="", denominator="", description=""):
+    return Column(name, unit, counter, denominator, description)
+
+
+RUN_ID = _c("run_id", "", "manifest", "", "the run directory's name (data/raw/<run_id>)")
+LIMITS = [_c("limits", "", "manifest", "", "every run limit in one label ('none' without limits)"),
+          _c("limit.memory_bytes", "bytes", "manifest", "", "run.memory_limit (NaN: none)"),
+          _c("limit.read_iops", "IOPS", "manifest", "", "run.read_iops throttle (NaN: none)"),
+          _c("limit.write_iops", "IOPS", "manifest", "", "run.write_iops throttle (NaN: none)"),
+          _c("limit.read_bps", "bytes/s", "manifest", "", "run.read_bps throttle (NaN: none)"),
+          _c("limit.write_bps", "bytes/s", "manifest", "", "run.write_bps throttle (NaN: none)"),
+          _c("limit.drop_caches", "bool", "manifest", "", "whether the page cache was dropped"),
+          _c("limit.cgroup_version", "", "manifest", "", "cgroup version of the run's group (NaN: no group)")]
+WINDOW = [_c("coverage_iostat", "fraction", "device", "", "share of the window iostat's samples cover"),
+          _c("coverage_vmstat", "fraction", "host", "", "share of the window vmstat's samples cover"),
+          _c("coverage", "fraction", "derived", "", "the smaller of the two coverages"),
+          _c("n_iostat", "samples", "device", "", "iostat samples in the window"),
+          _c("n_vmstat", "samples", "host", "", "vmstat samples in the window")]
+CAL = [_c("cal_read_iops", "IOPS", "fio", "", "calibrated random-read IOPS the run is compared with (QD1 for one "
+          "client, QD32 for several)"),
+       _c("read_iops_use", "fraction", "derived", "cal_read_iops", "iostat r/s ÷ calibrated read IOPS")]
+
+
+def _per_op(suffix: str, metrics=METRICS) -> list:
+    mult, den = PER[suffix]
+    return [_c(f"{k}_per_{suffix}", unit, counter, den, f"{what} per operation{mult}")
+            for k, (unit, counter, what) in metrics.items()]
+
+
+def _iostat_rates(keys=IOSTAT_RATES) -> list:
+    return [_c(f"{k}_per_s", unit, "device", "seconds", f"mean iostat {unit} over the window") for k, unit in keys.items()]
+
+
+def _cg(den=OP) -> list:
+    return [_c(f"{k}_per_op", unit, "cgroup", den, f"the run's own {what} per operation") for k, (unit, what) in CG.items()]
+
+
+AMPS = [
+    _c("read_amp_device", "×", "device", "logical bytes read", "device bytes read ÷ bytes the reads returned "
+       "(normalize.amplification.read_amp_device)"),
+    _c("read_amp_cgroup", "×", "cgroup", "logical bytes read", "the run's cgroup's bytes read per op ÷ bytes one "
+       "op returned (read_amp_cgroup)"),
+    _c("read_amp_process", "×", "process", "logical bytes read", "the engine process's bytes read per op ÷ bytes "
+       "one op returned (read_amp_process)"),
+    _c("write_amp_device", "×", "device", "logical bytes written", "device bytes written ÷ bytes the inserts and "
+       "updates wrote (write_amp_device)"),
+    _c("write_amp_process", "×", "process", "logical bytes written", "the engine process's bytes written per op ÷ "
+       "bytes one op wrote (write_amp_process)"),
+    _c("space_amp", "×", "du", "logical bytes stored", "allocated bytes ÷ bytes of the live documents (space_amp)")]
+
+TABLES = {
+    "runs": [
+        RUN_ID, _c("status", "", "manifest", "", "ok, failed, interrupted, running or abandoned"),
+        _c("incomplete", "bool", "manifest", "", "status is not ok (rows kept with --include-incomplete)"),
+        _c("machine", "", "manifest", "", "importer.machine_key of the hardware"),
+        _c("engine", "", "manifest"), _c("workload", "", "manifest"),
+        _c("experiment", "", "manifest", "", "the params file's description"),
+        _c("target", "", "workflow", "", "the workflow target key (<file stem>.<engine>.r<n>)"),
+        _c("repetition", "", "workflow", "", "the target's repetition"), _c("seed", "", "manifest"),
+        _c("ncpu", "CPUs", "manifest"), _c("device", "", "manifest", "", "the data device iostat rows are taken from"),
+        *LIMITS,
+        _c("window_start_unix_s", "s", "driver", "", "start of the measured client window"),
+        _c("window_end_unix_s", "s", "driver", "", "end of the measured client window"),
+        _c("seconds", "s", "driver", "", "measured seconds"), _c("op_unit", "", "driver", "", "what one operation is"),
+        _c("ops", "operations", "driver", "", "operations in the window"),
+        _c("q", "operations/s", "driver", "seconds", "ops ÷ seconds (ips, tps)"),
+        _c("requests", "requests", "driver"), _c("items", "items", "driver"), *WINDOW,
+        _c("warnings", "", "driver", "", "the driver's, the capture's and the run's warnings, '; '-joined"),
+        _c("amp_notes", "", "derived", "", "why an amplification is NA"),
+        *_iostat_rates(), _c("cs_per_s", "switches/s", "host", "seconds", "mean vmstat cs"),
+        _c("us_sy", "%", "host", "", "mean vmstat us+sy"),
+        *_per_op("op"), *_per_op("200k"), *_per_op("batch"),
+        _c("size_gb", "GiB", "du", "", "allocated bytes of the data directory / 2^30"),
+        _c("size_apparent_gb", "GiB", "du", "", "apparent bytes / 2^30"),
+        _c("rss_gb", "GiB", "process", "", "max RSS of the driver process in the window"),
+        _c("device_bytes_read", "bytes", "device", "", "iostat rkB/s × 1024 × seconds"),
+        _c("device_bytes_written", "bytes", "device", "", "iostat wkB/s × 1024 × seconds"),
+        _c("logical_bytes_read", "bytes", "driver", "", "bytes the reads and scans returned"),
+        _c("logical_bytes_written", "bytes", "driver", "", "bytes the inserts and updates wrote"),
+        _c("logical_bytes_stored", "bytes", "driver", "", "bytes of the live documents at the end"),
+        *AMPS,
+        *[_c(f"rate_p{p}", "operations/s", "driver", "seconds", f"p{p} of the per-interval rates (descending)")
+          for p in (50, 75, 90, 95, 99)],
+        _c("documents_inserted", "documents", "driver"),
+        _c("bytes_per_document", "bytes", "du", "documents inserted", "bulk-insert: allocated bytes ÷ documents"),
+        *_cg(), _c("clients", "clients", "manifest", "", "client threads (sysbench: the largest step)"),
+        _c("cal_run_id", "", "fio", "", "the calibration run the run is compared with"), *CAL,
+        _c("read_mb_use", "fraction", "derived", "calibrated sequential read MB/s", "iostat MB/s read ÷ calibrated"),
+        _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ calibrated")],
+    "latency": [RUN_ID, _c("op", "", "driver"), _c("count", "requests", "driver"),
+                *[_c(f"{p}_us", "µs", "driver", "", f"{p} latency (histogram bucket upper bound)")
+                  for p in ("p50", "p95", "p99", "p999")],
+                _c("max_us", "µs", "driver", "", "top bucket's upper bound"),
+                _c("max_us_exact", "µs", "driver", "", "max of the intervals' latency_us_max")],
+    "intervals": [RUN_ID, _c("interval", "", "driver"), _c("op", "", "driver"),
+                  _c("t_start_unix_s", "s", "driver"), _c("t_end_unix_s", "s", "driver"),
+                  _c("warmup", "bool", "driver"), _c("requests", "requests", "driver"), _c("items", "items", "driver"),
+                  _c("requests_per_s", "requests/s", "driver", "seconds"), _c("items_per_s", "items/s", "driver", "seconds"),
+                  _c("latency_us_mean", "µs", "driver"), _c("latency_us_p99", "µs", "driver"),
+                  _c("latency_us_max", "µs", "driver"),
+                  _c("partial", "bool", "derived", "", "shorter than half the report interval")],
+    "steps": [RUN_ID, _c("step", "", "driver"), _c("clients", "clients", "driver"),
+              _c("start_unix_s", "s", "driver"), _c("end_unix_s", "s", "driver"), _c("seconds", "s", "driver"),
+              _c("requests", "updates", "driver"), _c("q", "updates/s", "driver", "seconds", "tps of the step"),
+              _c("ran", "bool", "driver"), *WINDOW,
+              _c("missed_s", "s", "derived", "", "seconds of the window the captures miss"),
+              *_iostat_rates({k: v for k, v in IOSTAT_RATES.items() if k in ("r", "rkb", "wkb")}),
+              _c("cs_per_s", "switches/s", "host", "seconds"), _c("us_sy", "%", "host"),
+              *[c for c in _per_op("op") if c.name in ("r_per_op", "rkb_per_op", "wkb_per_op", "mcpu_per_op",
+                                                       "cs_per_op")],
+              *_cg(), *CAL],
+    "loads": [RUN_ID, _c("workload", "", "manifest"), _c("inserts", "inserts", "driver", "", "what the load inserted"),
+              _c("seconds", "s", "driver"), _c("q", "inserts/s", "driver", "seconds", "ips of the load"),
+              _c("window", "bool", "driver", "", "the summary gives the load's window"),
+              _c("start_unix_s", "s", "driver"), _c("end_unix_s", "s", "driver"), _c("nodes", "nodes", "driver"),
+              _c("links", "links", "driver"), _c("counts", "rows", "driver"), _c("rows", "rows", "driver"),
+              _c("coverage", "fraction", "derived"), _c("missed_s", "s", "derived"),
+              _c("wkb_per_s", "kB/s", "device", "seconds"), _c("us_sy", "%", "host"),
+              _c("wkb_per_op", "KB", "device", "inserts", "KB written to the device per insert (wKB/i)"),
+              _c("mcpu_per_op", "(us+sy)·1e6/ips", "host", "inserts", "Mcpu/i"),
+              _c("proc_wkb_per_op", "KB", "process", "inserts", "KB the driver process wrote per insert"),
+              _c("rss_gb", "GiB", "process", "", "max RSS in the load's window"),
+              _c("logical_bytes_loaded", "bytes", "driver", "", "logical bytes the load inserted (YCSB A, B, C)"),
+              _c("write_amp_device", "×", "device", "logical bytes loaded", "wkb_per_op × 1024 ÷ logical bytes per "
+                 "inserted record (normalize.amplification.load_write_amp)"),
+              _c("write_amp_process", "×", "process", "logical bytes loaded", "proc_wkb_per_op × 1024 ÷ logical "
+                 "bytes per inserted record (load_write_amp)")],
+    "cache_pollution": [RUN_ID, _c("cold_action", "", "driver"), _c("read_once", "bool", "driver"),
+                        *[_c(f"{p}_unix_s", "s", "driver") for p in ("before_start", "cold_start", "cold_end",
+                                                                      "readers_end")],
+                        *[x for p in ("before", "during", "after") for x in (
+                            _c(f"gets_{p}", "reads", "driver", "", f"hot reads {p} the cold pass"),
+                            _c(f"gets_per_s_{p}", "reads/s", "driver", "seconds", f"hot reads per second {p} it"))],
+                        _c("cold_pass_ms", "ms", "driver"), _c("scan_hot_ms", "ms", "driver", "", "the hot scan's latency"),
+                        _c("cold_docs_passed", "documents", "driver"), _c("hot_docs_scanned", "documents", "driver"),
+                        _c("hot_misses", "reads", "driver", "", "hot reads that found no document")],
+    "engine_stats": [RUN_ID, _c("snapshot", "", "engine", "", "before, mid or after"),
+                     _c("stat", "", "engine", "", "the statistic's name"), _c("value", "", "engine", "", "its value")],
+    "disk_files": [RUN_ID, _c("path", "", "du"), _c("apparent_bytes", "bytes", "du"), _c("allocated_bytes", "bytes", "du")],
+    "devices": [RUN_ID, _c("status", "", "manifest"), _c("machine", "", "manifest"), _c("device", "", "manifest"),
+                *LIMITS, _c("randread_qd1_iops", "IOPS", "fio"), _c("randread_qd32_iops", "IOPS", "fio"),
+                _c("randwrite_qd32_iops", "IOPS", "fio"), _c("seqread_mb_per_s", "MB/s", "fio"),
+                _c("seqwrite_mb_per_s", "MB/s", "fio"), _c("fsync_p50_us", "µs", "fio"), _c("fsync_p99_us", "µs", "fio")],
+    "findings": [_c("id", "", "findings"), _c("source", "", "findings", "", "the source document's file"),
+                 _c("document", "", "findings"), _c("words", "", "findings", "", "quoted from the document"),
+                 _c("metric", "", "findings"), _c("subject", "", "findings"),
+                 _c("published", "", "published", "", "the document's own values"),
+                 _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
+                 _c("rule", "", "findings"), _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
+                 _c("why", "", "findings")],
+    "findings_values": [_c("id", "", "findings"), _c("label", "", "findings"), RUN_ID,
+                        _c("repetition", "", "workflow"), _c("value", "", "findings", "", "the run's value")],
+    "published_checks": [
+        _c("kind", "", "published", "", "arithmetic (a value others determine), claim (a sentence), or "
+           "superlative (a best/worst/most/least/similar in a sentence)"),
+        _c("document", "", "published", "", "the source document's file"),
+        _c("table", "", "published", "", "the published table (data/published/<table>)"),
+        _c("value", "", "published", "", "which value: row | column, or the claim's id and words"),
+        _c("check", "", "published", "", "the relation or rule applied"),
+        _c("expected", "", "published", "", "what the check allows (interval), or the rule's reading"),
+        _c("found", "", "published", "", "the printed value, or the numbers the rule saw"),
+        _c("verdict", "", "published", "", "engbench.verdicts vocabulary"),
+        _c("benign_definition", "", "published", "", "the definition under which a value that does not hold "
+           "as stated is consistent"),
+        _c("why", "", "published", "", "the formula and inputs")],
+}
+# families: a column starting with the prefix (the driver's parameters and engine knobs)
+PATTERNS = {"runs": [_c("param.", "", "manifest", "", "a workload parameter as the driver resolved it"),
+                     _c("knob.", "", "manifest", "", "an engine knob as the driver resolved it")]}
+
+
+def entry(table: str, column: str) -> Column | None:
+    """The dictionary entry of ``column`` of processed ``table``, or None."""
+    for c in TABLES.get(table, []):
+        if c.name == column:
+            return c
+    for p in PATTERNS.get(table, []):
+        if column.startswith(p.name):
+            return Column(column, p.unit, p.counter, p.denominator, p.description)
+    return None
+
+
+def missing(frames: dict) -> dict:
+    """{table: [columns without an entry]} of processed ``frames`` ({name: DataFrame}); empty
+    when every column has one."""
+    out = {}
+    for name, frame in frames.items():
+        gaps = [c for c in frame.columns if entry(name, c) is None]
+        if gaps:
+            out[name] = gaps
+    return out
+
+
+def frame():
+    """The dictionary as one DataFrame (table, name, unit, counter, denominator, description); a
+    PATTERNS entry's name is the prefix of its family (param., knob.)."""
+    import pandas as pd
+    rows = [{"table": t, **asdict(c)} for group in (TABLES, PATTERNS) for t, cols in group.items() for c in cols]
+    return pd.DataFrame(rows, columns=["table", "name", "unit", "counter", "denominator", "description"])

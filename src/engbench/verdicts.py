@@ -1,0 +1,52 @@
+"""One verdict vocabulary for every statement engbench judges: the findings (a source document's
+claim measured again here: engbench.findings.rules) and the published checks (a printed value
+against the values that determine it, a sentence against its document's own tables:
+engbench.published). Both import these words; nothing else is printed as a verdict.
+
+    holds                          the rule is met (for a printed value: the value lies in the
+                                   interval the other printed values allow, at printed precision)
+    holds under another definition the value does not hold as the document states it, but does
+                                   under a named definition the numbers fit (an average per
+                                   operation rather than a total, truncated rather than rounded,
+                                   per request rather than per 200k inserts); that definition is
+                                   given with it (published checks: benign_definition)
+    does not hold                  the rule is not met (a contradicted trend, an inconsistent
+                                   value, a list whose labels differ from the table's)
+    not testable                   the rule cannot be applied: too few repetitions (findings), the
+                                   numbers are in no printed table, or an input matches several
+                                   records (published checks); the reason is given
+    quote not in source            the sentence is not verbatim in its source document (published
+                                   claims checked against the documents)
+    not in the source's regime     a finding's runs missed a gate of the regime its source document
+                                   measured in (findings.regime: device reads per operation, data
+                                   against cache, a quiet machine ...); the measured figure is given
+
+The tolerances are kept apart on purpose and stated side by side, because the two judge different
+evidence — the spread of repeated runs on a shared 2-core machine against one printed number:
+
+    the words                      findings (rules.py)                  published checks (claims.py)
+    more / less / faster (bare)    mean ratio >= 1, repetitions apart   a > b
+    much, a lot, fast              ratio >= 1.5, repetitions apart      ratio >= 1.5
+    huge, twice                    ratio >= 2, repetitions apart        ratio >= 2 (twice: about 2)
+    similar, insensitive, flat     means within 25 %                    values within 10 %
+    does not grow / increase       at most 1.25 ×                       no step above 5 %
+    about N                        N / 1.25 … N × 1.25                  N / 1.25 … N × 1.25
+    best, worst, most, least       —                                    every row of the group
+                                                                        beyond every other row
+    too little evidence            < 3 repetitions: not testable        printed precision widens
+                                                                        each value to an interval
+
+(a run of 20 s on two shared cores varies by 10–20 %, hence 25 %; a printed number carries only
+its rounding, hence 10 %.)"""
+
+HOLDS = "holds"
+HOLDS_OTHERWISE = "holds under another definition"
+FAILS = "does not hold"
+NOT_TESTABLE = "not testable"
+QUOTE_MISSING = "quote not in source"
+NOT_IN_REGIME = "not in the source's regime"
+
+VERDICTS = (HOLDS, HOLDS_OTHERWISE, FAILS, NOT_TESTABLE, QUOTE_MISSING, NOT_IN_REGIME)
+FAILING = (FAILS, QUOTE_MISSING)  # what makes `engbench check-published` exit 1
+
+__all__ = ["HOLDS", "HOLDS_OTHERWISE", "FAILS", "NOT_TESTABLE", "QUOTE_MISSING", "NOT_IN_REGIME", "VERDICTS", "FAILING"]
