@@ -262,6 +262,35 @@ TEST(BulkObjectId, OneCommitPerDocumentWritesOneLogRecordEach) {
   EXPECT_LT(per_batch, 100);
 }
 
+// collection_per_loader: each loader fills its own collection, as the source's 16 loaders did.
+TEST(BulkObjectId, EachLoaderFillsItsOwnCollection) {
+  ebtest::TempDir d;
+  eb::json s = ebtest::run_summary(config("bulk-insert", "wiredtiger", d.path,
+                                          {{"num", 3000}, {"threads", 3}, {"batch", 100}, {"id_type", "objectid"},
+                                           {"collection_per_loader", true}}));
+  ASSERT_EQ(s["status"], "ok") << s.dump();
+  EXPECT_EQ(s["logical_bytes_stored"], 22 * 3000);
+  auto e = ebtest::engine_info("wiredtiger").make();
+  e->open(d.path + "/data", ebtest::small_knobs("wiredtiger"));
+  for (int t = 0; t < 3; ++t) {
+    eb::Collection c(*e, "bulk_" + std::to_string(t), {{"_id_", {"_id"}}});
+    auto ss = e->session();
+    std::set<uint64_t> loaders;  // the 5 random bytes of each document's ObjectId
+    c.scan_records(*ss, [&](uint64_t, std::string_view v) {
+      bson_t b;
+      bson_iter_t it;
+      EXPECT_TRUE(bson_init_static(&b, reinterpret_cast<const uint8_t*>(v.data()), v.size()) &&
+                  bson_iter_init_find(&it, &b, "_id") && BSON_ITER_HOLDS_OID(&it));
+      loaders.insert(split(bson_iter_oid(&it)).random);
+      return true;
+    });
+    EXPECT_EQ(c.count(*ss), 1000u) << t;
+    EXPECT_EQ(c.count_index(*ss, 0), 1000u) << t;
+    EXPECT_EQ(loaders.size(), 1u) << t;
+  }
+  e->close();
+}
+
 // ---------------------------------------------------------------------------------------------
 // WiredTiger: index tables as mongod makes them
 

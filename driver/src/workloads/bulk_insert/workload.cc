@@ -6,8 +6,8 @@
 // process, as the source's 16 mongo shells were) and a 3-byte big-endian counter starting at a
 // random value, so each loader's ids increase. docs_per_txn: documents per transaction (0 = the
 // whole batch in one; 1 = one commit, so one log record, per document, as MongoDB 3.0 committed
-// each document of a bulk insert in its own WriteUnitOfWork). The collection has MongoDB's _id
-// index unless id_index=false. Journal and compression are engine knobs (wiredtiger.log,
+// each document of a bulk insert in its own WriteUnitOfWork). The collection (one per loader with
+// collection_per_loader) has MongoDB's _id index unless id_index=false. Journal and compression are engine knobs (wiredtiger.log,
 // wiredtiger.block_compressor, wiredtiger.index_block_compressor, rocksdb.wal,
 // rocksdb.compression), varied by the experiment YAMLs. Summary: documents_inserted, insert rate
 // (rates.insert.items_per_s) and bytes_per_document = disk.allocated_bytes / documents (data_dir
@@ -33,8 +33,16 @@ class BulkInsert final : public Workload {
     num_ = static_cast<uint64_t>(p_int(p, "num"));
     std::vector<IndexDef> ix;
     if (p_bool(p, "id_index")) ix.push_back({"_id_", {"_id"}});
-    coll_ = std::make_unique<Collection>(engine, p_str(p, "collection"), ix);
-    base_ = static_cast<int64_t>(coll_->next_id()) - 1;  // a reopened collection continues after its rows
+    // One collection, or one per loader ("<collection>_<t>", as the source's 16 loaders each filled
+    // their own collection).
+    const std::string name = p_str(p, "collection");
+    if (p_bool(p, "collection_per_loader")) {
+      for (int t = 0; t < threads_; ++t)
+        colls_.push_back(std::make_unique<Collection>(engine, name + "_" + std::to_string(t), ix));
+    } else {
+      colls_.push_back(std::make_unique<Collection>(engine, name, ix));
+    }
+    base_ = static_cast<int64_t>(colls_[0]->next_id()) - 1;  // a reopened collection continues after its rows
     oid_ = p_str(p, "id_type") == "objectid";
     DocWriter w(&tmpl_);
     const uint8_t zero[12] = {};
@@ -62,6 +70,7 @@ class BulkInsert final : public Workload {
     const uint64_t lo = num_ ? num_ * t / threads_ : 0, hi = num_ ? num_ * (t + 1) / threads_ : UINT64_MAX;
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     auto s = ctx.engine->session();
+    Collection& coll = *colls_[colls_.size() > 1 ? t : 0];
     std::vector<Doc> docs;
     std::vector<int64_t> ids;
     uint64_t done = 0, b = 0;
@@ -100,7 +109,7 @@ class BulkInsert final : public Workload {
       }
       uint64_t bytes = 0;
       for (uint64_t off = 0; off < n; off += per_txn)
-        bytes += coll_->insert_batch(*s, docs.data() + off, std::min(per_txn, n - off));
+        bytes += coll.insert_batch(*s, docs.data() + off, std::min(per_txn, n - off));
       uint64_t t1 = now_ns();
       m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, bytes);
       done += n;
@@ -110,11 +119,16 @@ class BulkInsert final : public Workload {
   }
 
   json summary_extra() const override {
-    if (!coll_) return json::object();
+    if (colls_.empty()) return json::object();
+    uint64_t live = 0, keys = 0;
+    for (const auto& c : colls_) {
+      live += c->live_bytes();
+      keys += c->index_key_bytes();
+    }
     uint64_t docs = inserted_.load();
     DiskUsage du = data_dir_.empty() ? DiskUsage{} : disk_usage(data_dir_);
-    return {{"logical_bytes_stored", coll_->live_bytes()},
-            {"logical_index_key_bytes", coll_->index_key_bytes()},
+    return {{"logical_bytes_stored", live},
+            {"logical_index_key_bytes", keys},
             {"documents_inserted", docs},
             {"bytes_per_document", docs ? static_cast<double>(du.allocated_bytes) / static_cast<double>(docs) : 0.0}};
   }
@@ -123,7 +137,7 @@ class BulkInsert final : public Workload {
   int threads_ = 1;
   uint64_t num_ = 0;
   int64_t base_ = 0;
-  std::unique_ptr<Collection> coll_;
+  std::vector<std::unique_ptr<Collection>> colls_;
   std::string data_dir_, tmpl_;
   std::atomic<uint64_t> inserted_{0};
   bool oid_ = false;
@@ -164,6 +178,8 @@ WorkloadInfo bulk_insert_info() {
       {"docs_per_txn", ParamType::Int, int64_t{0},
        "documents per transaction (commit) within a batch; 0 = the whole batch (1 = MongoDB 3.0's commit per document)"},
       {"collection", ParamType::String, std::string("bulk"), "collection name"},
+      {"collection_per_loader", ParamType::Bool, false,
+       "each loader fills its own collection <collection>_<t> (the source's 16 loaders, 16 collections)"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.check = check;
