@@ -163,12 +163,12 @@ TEST(Reopen, ConfigIsCheckedBeforeTheRun) {
 
 TEST(CachePollutionMisses, HotMissesAreWiredTigersPagesReadIntoCacheOverThePass) {
   ebtest::TempDir d;
-  // 8 MB cache, ~3.5 MB hot and ~35 MB cold: a cold scan without read_once evicts hot pages, and
-  // the readers read them back.
+  // 32 MB cache, ~20 MB hot and ~60 MB cold: a cold scan without read_once evicts hot pages, and
+  // the readers read them back. (An 8 MB cache is too small for the load's 1 MB transactions.)
   eb::json raw = config("cache-pollution", "wiredtiger", d.path,
-                        {{"hot_docs", 3000}, {"cold_docs", 30000}, {"doc_size", 1000}, {"threads", 1},
+                        {{"hot_docs", 20000}, {"cold_docs", 60000}, {"doc_size", 1000}, {"threads", 1},
                          {"read_once", false}, {"cold_delay_seconds", 0.1}, {"after_seconds", 0.1}},
-                        {{"wiredtiger.cache_size", "8MB"}});
+                        {{"wiredtiger.cache_size", "32MB"}});
   int rc = -1;
   eb::json s = ebtest::run_summary(raw, &rc);
   ASSERT_EQ(rc, 0) << s.dump();

@@ -109,6 +109,7 @@ class CachePollution final : public Workload {
         {"hot_logical_bytes", hot_ ? hot_->live_bytes() : 0},
         {"cold_logical_bytes", cold_ ? cold_->live_bytes() : 0},
         {"hot_not_found", not_found_.load()},
+        {"cold_index_retries", index_retries_},
     };
     return {{"phases", ph},
             {"logical_bytes_stored", hot_ ? hot_->live_bytes() + cold_->live_bytes() : 0},
@@ -221,11 +222,18 @@ class CachePollution final : public Workload {
       return !ctx.should_stop();
     }, so);
     std::sort(keys.begin(), keys.end());
-    for (size_t i = 0; i < keys.size() && !ctx.should_stop(); i += 1000) {
+    // A batch the engine rolled back on its own (WiredTiger's eviction under cache pressure) is
+    // written again after a short pause, as MongoDB retries a WriteConflict; counted in phases.
+    for (size_t i = 0; i < keys.size() && !ctx.should_stop();) {
       s.begin();
       try {
         for (size_t j = i; j < std::min(keys.size(), i + 1000); ++j) s.put(cold_index_table_, keys[j], "");
         s.commit();
+        i += 1000;
+      } catch (const EngineConflict&) {
+        try { s.rollback(); } catch (...) {}
+        if (++index_retries_ > 100000) throw;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
       } catch (...) {
         try { s.rollback(); } catch (...) {}
         throw;
@@ -276,7 +284,7 @@ class CachePollution final : public Workload {
   json hot_misses_ = nullptr;
   std::string cold_action_, hot_table_;
   bool read_once_ = false, mid_written_ = false, start_written_ = false;
-  uint64_t warm_docs_ = 0;
+  uint64_t warm_docs_ = 0, index_retries_ = 0;
   double t_warm0_ = 0, t_warm1_ = 0;
   double t_start_ = 0, t_cold0_ = 0, t_cold1_ = 0, t_readers_end_ = 0, t_hot0_ = 0, t_hot1_ = 0;
   uint64_t g_cold0_ = 0, g_cold1_ = 0, g_end_ = 0, cold_seen_ = 0, hot_seen_ = 0;
