@@ -1,5 +1,7 @@
 """Run limits: `run.memory_limit`, `run.read_iops`, `run.write_iops`, `run.read_bps`,
-`run.write_bps`, `run.drop_caches` (docs/run-format.md "Run limits").
+`run.write_bps`, `run.drop_caches`, and `run.reopen_after_load` (not a limit: the engine closed
+and opened again between the load and the measured phase, as a restarted server; docs/run-format.md
+"Run limits").
 
 They are written like knobs (`--set run.memory_limit=256MB`, `knobs: {run.read_iops: 150}` in an
 experiment file or a notebook) but never reach the driver: `split` takes them out of the knobs.
@@ -22,7 +24,7 @@ from .params import ParamError
 PREFIX = "run."
 SIZE_KEYS = ("memory_limit", "read_bps", "write_bps")
 COUNT_KEYS = ("read_iops", "write_iops")
-KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches")
+KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches", "reopen_after_load")
 MiB = 1 << 20
 # Memory the process needs beside the engine's cache (driver: code, threads, buffers; a MariaDB
 # server: its own buffers and threads). An engine cache above limit - room is refused.
@@ -50,6 +52,7 @@ class RunLimits:
     read_bps: int | None = None
     write_bps: int | None = None
     drop_caches: str | None = None  # "start" | "between" | "both"; None: never
+    reopen_after_load: bool = False  # the driver's reopen_after_load (KV engines only)
     written: tuple = ()  # (key, value as written) pairs, for messages and the manifest
 
     def any_group_limit(self) -> bool:
@@ -95,6 +98,16 @@ def _drop_mode(value) -> str | None:
     return None if mode == "none" else mode
 
 
+def _flag(key: str, value) -> bool:
+    """A yes/no run key (run.reopen_after_load) as written: true/false, yes/no, 1/0."""
+    text = str(value).strip().lower()
+    if text in ("true", "yes", "1"):
+        return True
+    if text in ("false", "no", "0"):
+        return False
+    raise LimitError(f"run.{key} must be true or false, got {value!r}")
+
+
 def split(knobs: dict) -> tuple[RunLimits, dict]:
     """(the run limits, the knobs for the driver). Unknown `run.*` keys and bad values are refused."""
     raw = {k[len(PREFIX):]: v for k, v in (knobs or {}).items() if k.startswith(PREFIX)}
@@ -103,7 +116,8 @@ def split(knobs: dict) -> tuple[RunLimits, dict]:
     if unknown:
         raise LimitError(f"unknown run limit {', '.join(PREFIX + k for k in unknown)}; "
                          f"valid: {', '.join(PREFIX + k for k in KEYS)}")
-    values = {k: (_drop_mode(v) if k == "drop_caches" else _positive(k, v)) for k, v in raw.items()}
+    values = {k: (_drop_mode(v) if k == "drop_caches" else _flag(k, v) if k == "reopen_after_load"
+                  else _positive(k, v)) for k, v in raw.items()}
     return RunLimits(**values, written=tuple(sorted((k, str(v)) for k, v in raw.items()))), rest
 
 
@@ -114,9 +128,11 @@ def driver_knobs(knobs: dict) -> dict:
 
 def driver_config(knobs: dict) -> dict:
     """The driver config keys a run limit needs (params.RunRequest.config adds them):
-    `drop_caches_after_load: true` for run.drop_caches=between|both; nothing otherwise, so the
-    configs of other runs stay as they were."""
-    return {"drop_caches_after_load": True} if split(knobs)[0].drops_between() else {}
+    `drop_caches_after_load: true` for run.drop_caches=between|both, `reopen_after_load: true` for
+    run.reopen_after_load=true; nothing otherwise, so the configs of other runs stay as they were."""
+    lim = split(knobs)[0]
+    return {**({"drop_caches_after_load": True} if lim.drops_between() else {}),
+            **({"reopen_after_load": True} if lim.reopen_after_load else {})}
 
 
 # The knobs that size each KV engine's own caches, as (knob, how many of it the engine may hold):
@@ -181,6 +197,8 @@ def disk_of(path: Path) -> str | None:
 def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Path) -> "cgroups.RunGroup | None":
     """Everything checked, the group made (or None when no limit needs one). Raises LimitError."""
     check_fit(lim, engine, knobs)
+    if lim.reopen_after_load and engine == "fio":
+        raise LimitError("run.reopen_after_load: a calibration has no engine to reopen")
     if lim.drops_between() and engine == "fio":
         raise LimitError(f"run.drop_caches={lim.as_written('drop_caches')}: a calibration has no load phase to "
                          f"drop the cache after; use run.drop_caches=start")
