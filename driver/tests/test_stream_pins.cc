@@ -27,6 +27,10 @@ const Pin kPins[] = {
      "c117b70b81b1eeae"},
     {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2})", "b4494cbb9d9050be"},
     {"bulk-insert", R"({"num": 5000, "batch": 64, "threads": 1, "shuffle_batches": true})", "3add539ac27a0771"},
+    // commits per document leave the stream as it was (the pin above)
+    {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2, "docs_per_txn": 1})", "b4494cbb9d9050be"},
+    // {_id: ObjectId} (issue 26): pinned when added; the ObjectIds' seconds are wall-clock, not hashed
+    {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2, "id_type": "objectid"})", "c6181abd78228879"},
     {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2, "graph": "lognormal"})", "cf104c5c6fd30ddd"},
     // ycsb, pinned when the driver took one folder per workload (issue 16): A (reads, updates) and E (scans, inserts), one
     // thread (with inserts, several threads' streams depend on their interleaving)

@@ -394,7 +394,10 @@ TEST_P(CachePollutionOn, ColdPassThenHotScanWithMidStats) {
     EXPECT_EQ(s["totals"][op]["requests"], 1);
     EXPECT_EQ(s["totals"]["scan_hot"]["requests"], 1);
     if (engine == "null") continue;
-    EXPECT_EQ(s["hot_misses"], 0);
+    EXPECT_EQ(s["phases"]["hot_not_found"], 0);
+    // engine cache misses of the hot table over the pass: only WiredTiger's B-tree reports them
+    if (engine == "wiredtiger") EXPECT_GE(s["hot_misses"].get<int64_t>(), 0);
+    else EXPECT_TRUE(s["hot_misses"].is_null()) << engine;
     EXPECT_EQ(s["totals"][op]["items"], 3000);
     EXPECT_EQ(s["totals"]["scan_hot"]["items"], 500);
     if (std::string(action) == "index") {

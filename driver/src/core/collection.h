@@ -67,6 +67,8 @@ class Collection {
 
   // One transaction for the whole batch. Returns BSON bytes written; ids (optional) get the new ids.
   uint64_t insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids = nullptr);
+  // The same for the n documents at `docs` (a slice of a larger batch).
+  uint64_t insert_batch(Session& s, const Doc* docs, size_t n, std::vector<uint64_t>* ids = nullptr);
   bool get(Session& s, uint64_t id, Doc* out);
   // Read-modify-write under a per-record lock, moving index entries whose values changed.
   // `modify` receives the current document and returns the new one. false: no such record.

@@ -140,7 +140,7 @@ std::string string_key(const json& raw, const char* k) {
 void resolve_names(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
   static const std::vector<std::string> keys = {"workload", "engine", "knobs", "params",
                                                 "seed", "data_dir", "output_dir", "target",
-                                                "drop_caches_after_load"};
+                                                "drop_caches_after_load", "reopen_after_load"};
   for (auto it = raw.begin(); it != raw.end(); ++it)
     if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
       problems->push_back("unknown config key '" + it.key() + "'; valid: " + join(keys));
@@ -197,7 +197,7 @@ void resolve_target(const json& raw, const json& knobs, ResolvedConfig* out, std
   }
 }
 
-// seed, data_dir, output_dir, drop_caches_after_load.
+// seed, data_dir, output_dir, drop_caches_after_load, reopen_after_load.
 void resolve_run_keys(const json& raw, ResolvedConfig* out, std::vector<std::string>* problems) {
   out->seed = 1;
   if (raw.contains("seed") && !raw["seed"].is_null()) {
@@ -211,12 +211,17 @@ void resolve_run_keys(const json& raw, ResolvedConfig* out, std::vector<std::str
     if (v.empty()) problems->push_back(std::string("missing '") + k + "': expected a path (string)");
     (k[0] == 'd' ? out->data_dir : out->output_dir) = v;
   }
-  out->drop_caches_after_load = false;
-  if (raw.contains("drop_caches_after_load") && !raw["drop_caches_after_load"].is_null()) {
-    if (raw["drop_caches_after_load"].is_boolean()) out->drop_caches_after_load = raw["drop_caches_after_load"].get<bool>();
-    else problems->push_back("bad value for 'drop_caches_after_load': expected true or false, got " +
-                             raw["drop_caches_after_load"].dump());
+  for (const char* k : {"drop_caches_after_load", "reopen_after_load"}) {
+    bool v = false;
+    if (raw.contains(k) && !raw[k].is_null()) {
+      if (raw[k].is_boolean()) v = raw[k].get<bool>();
+      else problems->push_back(std::string("bad value for '") + k + "': expected true or false, got " + raw[k].dump());
+    }
+    (k[0] == 'd' ? out->drop_caches_after_load : out->reopen_after_load) = v;
   }
+  if (out->reopen_after_load && out->target)
+    problems->push_back("'reopen_after_load' is for KV engines only: the driver does not restart server " +
+                        std::string("target ") + out->target->name);
   if (!out->data_dir.empty() && out->data_dir == out->output_dir)
     problems->push_back("data_dir and output_dir must differ");
 }
@@ -256,6 +261,7 @@ json ResolvedConfig::to_json() const {
   json out = {{"workload", workload ? workload->name : ""}, {"engine", backend_name()},
               {"knobs", k}, {"params", p}, {"seed", seed}, {"data_dir", data_dir}, {"output_dir", output_dir}};
   if (drop_caches_after_load) out["drop_caches_after_load"] = true;  // absent when false: configs stay as they were
+  if (reopen_after_load) out["reopen_after_load"] = true;
   if (target) {
     out["target"] = redact_target_conn(target_conn);
   }

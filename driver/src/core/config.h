@@ -26,6 +26,11 @@ struct ResolvedConfig {
   // `drop_caches_after_load`: sync and drop the kernel's page cache between the workload's load
   // (setup) and its measured phase (needs root; engbench's run.drop_caches=between).
   bool drop_caches_after_load = false;
+  // `reopen_after_load`: close the engine and open it again (a fresh engine object, the same
+  // directory and knobs) between the load and the measured phase, as a server restart would
+  // (core/reopen.h; engbench's run.reopen_after_load). With drop_caches_after_load the page cache
+  // is dropped while the engine is closed. KV engines only.
+  bool reopen_after_load = false;
   json raw;  // as given
   json to_json() const;  // resolved config (knobs namespaced as in the input; a password shown as ***)
   const std::string& backend_name() const;  // engine or target name

@@ -1,5 +1,6 @@
 // The steps of one run_benchmark (core/runner.cc) and what they hand on to each other: internal to
-// the runner. runner.cc: directories, open and setup, the page-cache drop, close; run_measure.cc:
+// the runner. runner.cc: directories, open and setup, the reopen and the page-cache drop, the
+// warm-up, close; run_measure.cc:
 // the measured phase (worker threads and the interval reporter); run_summary.cc: summary.json and
 // the other output files (docs/driver.md).
 #pragma once
@@ -15,6 +16,7 @@
 #include "core/config.h"
 #include "core/metrics.h"
 #include "core/ophash.h"
+#include "core/reopen.h"
 
 namespace eb {
 namespace run {
@@ -49,6 +51,8 @@ struct Run {
   bool interrupted = false;
   json stats_before = json::object(), stats_after = json::object();
   json dropped = nullptr;  // drop_caches_after_load: when and how long
+  ReopenableEngine* reopenable = nullptr;  // reopen_after_load: the engine (owned by `engine`)
+  json reopened = nullptr;  // reopen_after_load: when and how long
   json extra = json::object();  // the workload's own summary fields
 };
 

@@ -132,6 +132,7 @@ void write_outputs(Run& r, const DiskUsage& du) {
   for (auto it = r.extra.begin(); it != r.extra.end(); ++it) summary[it.key()] = it.value();
   summary["warnings"] = r.warnings;
   if (r.cfg.drop_caches_after_load) summary["drop_caches"] = r.dropped;  // null: never reached (failed before)
+  if (r.cfg.reopen_after_load) summary["reopen"] = r.reopened;          // likewise
   add_resources(du, &summary);
 
   namespace fs = std::filesystem;

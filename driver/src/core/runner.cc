@@ -1,5 +1,6 @@
-// run_benchmark as named steps: output directory, open and setup (the load), the page-cache drop,
-// the measured phase (run_measure.cc), close, and the output files (run_summary.cc).
+// run_benchmark as named steps: output directory, open and setup (the load), the engine's reopen
+// and the page-cache drop, the workload's warm-up, the "before" statistics, the measured phase
+// (run_measure.cc), close, and the output files (run_summary.cc).
 #include "core/runner.h"
 
 #include <unistd.h>
@@ -7,6 +8,7 @@
 #include <csignal>
 #include <fstream>
 
+#include "core/reopen.h"
 #include "core/run.h"
 
 namespace eb {
@@ -89,8 +91,8 @@ bool prepare_dirs(Run& r) {
   }
 }
 
-// Opens the engine or connects to the target, runs the workload's setup (its load) and takes the
-// "before" statistics.
+// Opens the engine or connects to the target and runs the workload's setup (its load). With
+// reopen_after_load the engine is a ReopenableEngine (core/reopen.h) that remembers the tables.
 void open_and_setup(Run& r) {
   const ResolvedConfig& cfg = r.cfg;
   r.wl = cfg.workload->make();
@@ -98,24 +100,50 @@ void open_and_setup(Run& r) {
     r.target = cfg.target->make();
     r.target->open(cfg.target_conn, cfg.knobs);
     r.wl->setup_target(*r.target, cfg.params, cfg.seed);
-    r.stats_before = r.target->stats();
   } else {
-    r.engine = cfg.engine->make();
+    if (cfg.reopen_after_load) {
+      auto re = std::make_unique<ReopenableEngine>(cfg.engine->make);
+      r.reopenable = re.get();
+      r.engine = std::move(re);
+    } else {
+      r.engine = cfg.engine->make();
+    }
     r.engine->open(cfg.data_dir, cfg.knobs);
     r.wl->setup(*r.engine, cfg.params, cfg.seed);
-    r.stats_before = r.engine->stats();
   }
-  write_file(r.out_dir / "engine_stats_before.json", r.stats_before.dump(2) + "\n");
 }
 
 // Between the load (setup) and the measured phase: the measured phase starts with a cold page
-// cache (the engine's own cache stays as the load left it). Nothing else changes: the op streams
-// and the measured window are the same with or without it.
+// cache (the engine's own cache stays as the load left it, unless the engine is reopened too).
+// Nothing else changes: the op streams and the measured window are the same with or without it.
 void drop_caches(Run& r) {
-  if (!r.cfg.drop_caches_after_load || r.external.load()) return;
+  if (!r.cfg.drop_caches_after_load || r.external.load() || !r.dropped.is_null()) return;
   r.dropped = drop_page_cache();
   r.progress << json{{"type", "phase"}, {"event", "caches_dropped"}, {"at_unix_s", r.dropped["end_unix_s"]}}.dump()
              << std::endl;
+}
+
+// reopen_after_load: the engine closed, the page cache dropped while it is closed (when asked, as
+// the source documents shut mongod down, dropped the caches and started it again), the engine
+// opened again with the workload's tables; its cache starts empty.
+void reopen_engine(Run& r) {
+  if (!r.reopenable || r.external.load()) return;
+  r.reopened = r.reopenable->reopen([&r]() -> json {
+    drop_caches(r);
+    return nullptr;
+  });
+  r.reopened["when"] = "after_load";
+  r.reopened.erase("between");
+  r.reopened["caches_dropped_while_closed"] = !r.dropped.is_null();
+  r.progress << json{{"type", "phase"}, {"event", "engine_reopened"}, {"at_unix_s", r.reopened["end_unix_s"]}}.dump()
+             << std::endl;
+}
+
+// The workload's warm-up (after the load, the reopen and the drop), then the "before" statistics.
+void warm_up_and_stats(Run& r) {
+  if (r.engine && !r.external.load()) r.wl->warm_up(*r.engine, r.cfg.params, r.cfg.seed);
+  r.stats_before = r.target ? r.target->stats() : r.engine->stats();
+  write_file(r.out_dir / "engine_stats_before.json", r.stats_before.dump(2) + "\n");
 }
 
 // The "after" statistics and close, of the target or the engine (failures fail the run).
@@ -168,7 +196,9 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
 
   try {
     open_and_setup(r);
+    reopen_engine(r);
     drop_caches(r);
+    warm_up_and_stats(r);
     measured_phase(r);
   } catch (const std::exception& e) {
     r.fail(e.what());

@@ -1,7 +1,11 @@
 // WiredTiger engines: `wiredtiger` (B-tree tables, type=file) and `wiredtiger-lsm` (type=lsm).
 // Table and connection configuration follow mongod's defaults where they exist (record tables:
 // memory_page_max=10m, split_pct=90, leaf_value_max=64MB, checksum=on; index tables: 16k pages,
-// prefix compression; snappy block compression; journal on; checkpoint every 60 s).
+// prefix compression; snappy block compression; journal on; checkpoint every 60 s). mongod
+// block-compresses collections only (collectionConfig.blockCompressor; an index has prefix
+// compression and no block compressor): index_block_compressor=none is that layout, its default
+// `inherit` gives index tables the record tables' block_compressor (engbench's layout before
+// issue 26). The mapping to mongod's settings: docs/driver.md "WiredTiger and mongod".
 #include <wiredtiger.h>
 
 #include <atomic>
@@ -24,8 +28,11 @@ using namespace engine_util;
 std::vector<ParamSpec> wt_knobs() {
   return {
       {"cache_size", ParamType::Bytes, int64_t(1) << 30, "WiredTiger cache size (connection cache_size)"},
-      {"block_compressor", ParamType::Enum, "snappy", "block compressor of record and index tables",
+      {"block_compressor", ParamType::Enum, "snappy", "block compressor of record tables (and of index tables with index_block_compressor=inherit)",
        {"none", "snappy", "zlib", "zstd", "lz4"}},
+      {"index_block_compressor", ParamType::Enum, "inherit",
+       "block compressor of index tables: inherit = block_compressor; none = mongod's (indexes are not block-compressed)",
+       {"inherit", "none", "snappy", "zlib", "zstd", "lz4"}},
       {"prefix_compression", ParamType::Bool, true, "key prefix compression on index tables"},
       {"direct_io", ParamType::Bool, false, "O_DIRECT for data files (direct_io=[data])"},
       {"log", ParamType::Bool, true, "write-ahead log (journal), snappy-compressed like mongod"},
@@ -238,15 +245,17 @@ class WtEngine final : public Engine {
     if (sh_) throw EngineError("wiredtiger: open: already open");
     int64_t cache = knob_int(knobs, "cache_size", int64_t(1) << 30);
     compressor_ = knob_str(knobs, "block_compressor", "snappy");
+    index_compressor_ = knob_str(knobs, "index_block_compressor", "inherit");
+    if (index_compressor_ == "inherit") index_compressor_ = compressor_;
     prefix_compression_ = knob_bool(knobs, "prefix_compression", true);
     bool direct_io = knob_bool(knobs, "direct_io", false);
     bool log = knob_bool(knobs, "log", true);
     int64_t ckpt = knob_int(knobs, "checkpoint_interval_s", 60);
     std::string statistics = knob_str(knobs, "statistics", "fast");
     statistics_ = statistics;
-    if (compressor_ != "none" && compressor_ != "snappy" && compressor_ != "zlib" &&
-        compressor_ != "zstd" && compressor_ != "lz4")
-      throw EngineError("wiredtiger: open: unknown block_compressor '" + compressor_ + "'");
+    for (const std::string& c : {compressor_, index_compressor_})
+      if (c != "none" && c != "snappy" && c != "zlib" && c != "zstd" && c != "lz4")
+        throw EngineError("wiredtiger: open: unknown block compressor '" + c + "'");
     if (ckpt < 0) throw EngineError("wiredtiger: open: checkpoint_interval_s must be >= 0");
 
     std::string cfg = "create,cache_size=" + std::to_string(cache) +
@@ -275,7 +284,8 @@ class WtEngine final : public Engine {
     std::string uri = "table:" + name;
     for (size_t i = 0; i < sh_->tables.size(); ++i)
       if (sh_->tables[i].uri == uri) return static_cast<int>(i);
-    std::string comp = compressor_ == "none" ? "" : compressor_;
+    const std::string& c = kind == TableKind::Index ? index_compressor_ : compressor_;
+    std::string comp = c == "none" ? "" : c;
     std::string cfg = "key_format=u,value_format=u,checksum=on,block_compressor=" + comp;
     cfg += lsm_ ? ",type=lsm" : ",type=file";
     if (kind == TableKind::Record)
@@ -362,7 +372,7 @@ class WtEngine final : public Engine {
   std::shared_ptr<WtShared> sh_;
   WT_SESSION* meta_ = nullptr;
   std::mutex stats_mu_;
-  std::string compressor_ = "snappy";
+  std::string compressor_ = "snappy", index_compressor_ = "snappy";
   bool prefix_compression_ = true;
   std::string conn_config_;
   std::string statistics_ = "fast";

@@ -46,6 +46,11 @@ class Workload {
   virtual void setup_target(Target& /*target*/, const ParamValues& /*params*/, uint64_t /*seed*/) {
     throw std::runtime_error("this workload does not run on server targets");
   }
+  // After the load, and after the engine's reopen and the page-cache drop when the run asks for
+  // them (reopen_after_load, drop_caches_after_load), before the "before" statistics: what brings
+  // the engine to the measured phase's starting state (cache-pollution's scan of the hot
+  // collection). KV engines only; the default does nothing.
+  virtual void warm_up(Engine& /*engine*/, const ParamValues& /*params*/, uint64_t /*seed*/) {}
   virtual int threads() const = 0;
   // Threads whose generated stream length depends only on seed and params (these form op_stream_hash).
   virtual bool thread_is_deterministic(int /*thread*/) const { return true; }

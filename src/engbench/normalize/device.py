@@ -26,11 +26,13 @@ def _size(n: int) -> str:
 def limit_fields(run_limits: dict | None) -> dict:
     """The runs/devices columns of a manifest's ``run_limits``: limit.memory_bytes,
     limit.read_iops, limit.write_iops, limit.read_bps, limit.write_bps (NaN = no such limit),
-    limit.drop_caches (bool), limit.cgroup_version (1, 2, or NaN: no group), and ``limits``, the
+    limit.drop_caches (bool), limit.reopen_after_load (bool: the engine was reopened between load
+    and measured phase), limit.cgroup_version (1, 2, or NaN: no group), and ``limits``, the
     label of limits_label. A run without ``run_limits`` (before run limits existed) has none."""
     rl = run_limits or {}
     out = {col: float(rl[key]) if rl.get(key) is not None else np.nan for col, key in LIMIT_COLS.items()}
     out["limit.drop_caches"] = bool(rl.get("drop_caches"))
+    out["limit.reopen_after_load"] = bool(rl.get("reopen_after_load"))
     cg = rl.get("cgroup") or {}
     out["limit.cgroup_version"] = float(cg["version"]) if cg.get("version") is not None else np.nan
     out["limits"] = limits_label(rl)
@@ -56,6 +58,8 @@ def limits_label(run_limits: dict | None) -> str:
     if rl.get("drop_caches"):
         parts.append({"between": "drop caches after load", "both": "drop caches at start and after load"}
                      .get(rl["drop_caches"], "drop caches"))
+    if rl.get("reopen_after_load"):
+        parts.append("engine reopened after load")
     if parts and (rl.get("cgroup") or {}).get("version") is not None:
         parts.append(f"cgroup v{rl['cgroup']['version']}")
     return ", ".join(parts) or NO_LIMITS

@@ -5,7 +5,10 @@ captures and the driver's summary.json / engine_stats_*.json as dicts (nothing h
 - load phases (sysbench-update, linkbench, cache-pollution): the load's insert rate and, when the
   summary gives the load's window, its costs per insert;
 - cache-pollution: read throughput before / during / after the cold pass, the cold pass and
-  hot scan times, and the engine cache statistics before / mid / after."""
+  hot scan times, the engine cache statistics before / cold_start / mid / after, and the regime
+  figures of the pass (cache_pollution_regime);
+- bulk-insert (any workload on WiredTiger with its log on): the share of log slot joins that
+  waited (log_slot_figures)."""
 
 from __future__ import annotations
 
@@ -34,7 +37,15 @@ READ_STATS = {
 }
 READ_STATS["wiredtiger-lsm"] = READ_STATS["wiredtiger"]
 READ_STATS_WORKLOADS = ("ycsb",)
-SNAPSHOTS = ("before", "mid", "after")
+# WiredTiger's log slot counters (log_slot_figures), kept for the workloads that measure the journal
+LOG_STATS = {"wiredtiger": ["log: slot join calls did not yield", "log: slot join calls yielded",
+                            "log: slot join calls slept", "log: slot joins yield time (usecs)",
+                            "log: log write operations"]}
+LOG_STATS["wiredtiger-lsm"] = LOG_STATS["wiredtiger"]
+LOG_STATS_WORKLOADS = ("bulk-insert",)
+# before: after the load (and warm-up); cold_start / mid: right before / after cache-pollution's
+# cold pass; after: at the run's end
+SNAPSHOTS = ("before", "cold_start", "mid", "after")
 
 
 def step_rows(steps: list, io, vm) -> list[dict]:
@@ -147,19 +158,101 @@ def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float
     row["scan_hot_ms"] = scan_hot_us / 1000 if scan_hot_us == scan_hot_us else math.nan
     row["cold_docs_passed"] = ph.get("cold_docs_passed")
     row["hot_docs_scanned"] = ph.get("hot_docs_scanned")
-    row["hot_misses"] = summary.get("hot_misses")
+    # hot_misses: the engine's cache misses of the hot table over the pass (phases.engine_stats_cold_start
+    # marks the runs that count them so); runs before that counted reads that found nothing there
+    counted = bool(ph.get("engine_stats_cold_start"))
+    row["hot_misses"] = summary.get("hot_misses") if counted else None
+    row["hot_not_found"] = ph.get("hot_not_found", None if counted else summary.get("hot_misses"))
     return row
+
+
+def _stat(snap: dict | None, key: str) -> float:
+    v = (snap or {}).get(key)
+    return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
+
+
+def cache_pollution_regime(summary: dict, snapshots: dict) -> dict:
+    """The regime of one cache-pollution run's cold pass, from the engine's statistics right before
+    the pass (snapshot cold_start) and right after it (mid), with per-table statistics
+    ("table:<prefix>hot | cache: ..." and the same of <prefix>cold; WiredTiger B-tree only, NaN
+    elsewhere and in runs without a cold_start snapshot). C = "cache: maximum bytes configured".
+
+        cache_bytes                = C
+        hot_cache_bytes_start/_end = hot "bytes currently in the cache" at cold_start / mid
+        cold_cache_bytes_start/_end = the same of the cold table
+        hot_fill_start             = hot_cache_bytes_start / C     (the source: 1.78 GB of 2 GB)
+        hot_logical_over_cache     = phases.hot_logical_bytes / C  (the source: 0.75)
+        cold_logical_over_cache    = phases.cold_logical_bytes / C (the source: 0.75)
+        hot_evicted_pass           = Δ hot "unmodified pages evicted" over the pass
+        cold_evicted_pass          = Δ cold "unmodified pages evicted" over the pass
+        hot_pages_start            = hot ("pages read into cache" − "unmodified pages evicted"
+                                     − "modified pages evicted") at cold_start: the hot pages in
+                                     the cache, exact when every one was read since the engine
+                                     opened (run.reopen_after_load, then the warm-up scan)
+        hot_evicted_fraction       = hot_evicted_pass / hot_pages_start (the gate: >= 1/4 with
+                                     read_once off; a page evicted twice counts twice)
+        hot_bytes_lost_fraction    = 1 − hot_cache_bytes_end / hot_cache_bytes_start"""
+    ph = summary.get("phases") or {}
+    prefix = (summary.get("params") or {}).get("collection_prefix", "cp_")
+    a, b = snapshots.get("cold_start"), snapshots.get("mid")
+    hot, cold = f"table:{prefix}hot | cache: ", f"table:{prefix}cold | cache: "
+    cache = _stat(a, "cache: maximum bytes configured")
+    row = {"cache_bytes": cache}
+    for who, key in (("hot", hot), ("cold", cold)):
+        row[f"{who}_cache_bytes_start"] = _stat(a, key + "bytes currently in the cache")
+        row[f"{who}_cache_bytes_end"] = _stat(b, key + "bytes currently in the cache")
+        row[f"{who}_evicted_pass"] = (_stat(b, key + "unmodified pages evicted")
+                                      - _stat(a, key + "unmodified pages evicted"))
+    row["hot_fill_start"] = row["hot_cache_bytes_start"] / cache if cache else math.nan
+    for who in ("hot", "cold"):
+        lb = ph.get(f"{who}_logical_bytes")
+        row[f"{who}_logical_over_cache"] = float(lb) / cache if lb is not None and cache else math.nan
+    pages = (_stat(a, hot + "pages read into cache") - _stat(a, hot + "unmodified pages evicted")
+             - _stat(a, hot + "modified pages evicted"))
+    row["hot_pages_start"] = pages
+    row["hot_evicted_fraction"] = row["hot_evicted_pass"] / pages if pages and pages > 0 else math.nan
+    start = row["hot_cache_bytes_start"]
+    row["hot_bytes_lost_fraction"] = 1 - row["hot_cache_bytes_end"] / start if start and start > 0 else math.nan
+    return row
+
+
+def log_slot_figures(before: dict | None, after: dict | None) -> dict:
+    """WiredTiger's log slot joins over a run (engine_stats_after − engine_stats_before; the
+    connection statistics of log_slot.c __wti_log_slot_join, which counts every join once as
+    either "did not yield" or "yielded", and a yielded join that waited past 1000 yields also as
+    "slept"):
+
+        log_slot_joins          = Δ "log: slot join calls did not yield" + Δ "log: slot join calls yielded"
+        log_slot_joins_waited   = Δ "log: slot join calls yielded"   (found the slot closed or lost
+                                  the race to join it, and yielded the CPU until it could)
+        log_slot_joins_slept    = Δ "log: slot join calls slept"
+        log_slot_wait_fraction  = log_slot_joins_waited / log_slot_joins
+        log_slot_yield_us       = Δ "log: slot joins yield time (usecs)"
+        log_writes              = Δ "log: log write operations" (log records: one per commit)
+
+    NaN when a counter is missing (log off, statistics none, another engine) or nothing joined."""
+    def d(key):
+        return _stat(after, key) - _stat(before, key)
+    immediate, waited = d("log: slot join calls did not yield"), d("log: slot join calls yielded")
+    joins = immediate + waited
+    return {"log_slot_joins": joins, "log_slot_joins_waited": waited,
+            "log_slot_joins_slept": d("log: slot join calls slept"),
+            "log_slot_wait_fraction": waited / joins if joins and joins > 0 else math.nan,
+            "log_slot_yield_us": d("log: slot joins yield time (usecs)"),
+            "log_writes": d("log: log write operations")}
 
 
 def cache_stat_rows(engine: str, snapshots: dict, workload: str | None = None) -> list[dict]:
     """(snapshot, stat, value) for the CACHE_STATS of ``engine`` (and its READ_STATS when
-    ``workload`` is one of READ_STATS_WORKLOADS) in each snapshot present ({"before": dict,
-    "mid": dict, "after": dict}), then the same statistics per table where the engine reports them
+    ``workload`` is one of READ_STATS_WORKLOADS, its LOG_STATS when one of LOG_STATS_WORKLOADS) in
+    each snapshot present ({"before": dict, "cold_start": dict, "mid": dict, "after": dict}), then the same statistics per table where the engine reports them
     ("table:cp_hot | cache: bytes currently in the cache": WiredTiger's per-data-source
     statistics); a stat missing from a snapshot is left out."""
     names = list(CACHE_STATS.get(engine, []))
     if workload in READ_STATS_WORKLOADS:
         names += [n for n in READ_STATS.get(engine, []) if n not in names]
+    if workload in LOG_STATS_WORKLOADS:
+        names += [n for n in LOG_STATS.get(engine, []) if n not in names]
     rows = []
     for snap in SNAPSHOTS:
         doc = snapshots.get(snap)

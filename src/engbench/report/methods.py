@@ -10,6 +10,7 @@ import json
 from .. import normalize as nz
 from .. import tables
 from ..normalize import device as dev
+from ..normalize import sizes
 from ..normalize import workloads as wl
 
 FORMULAS = [
@@ -36,6 +37,10 @@ FORMULAS = [
     ("sysbench-update steps", wl.step_rows),
     ("load phase", wl.load_row),
     ("cache-pollution phases", wl.cache_pollution_row),
+    ("cache-pollution cold pass regime (hot fill, hot pages evicted)", wl.cache_pollution_regime),
+    ("log slot joins that waited (log_slot_wait_fraction)", wl.log_slot_figures),
+    ("sizes by kind (data, index, table, log)", sizes.sizes),
+    ("what a data-directory file holds", sizes.kind),
     ("run limits (runs.limits, limit.*)", dev.limit_fields),
     ("run limits label", dev.limits_label),
     ("a run's own device I/O (cg_*_per_op)", dev.cgroup_per_op),

@@ -1,8 +1,11 @@
 """Run limits: `run.memory_limit`, `run.read_iops`, `run.write_iops`, `run.read_bps`,
-`run.write_bps`, `run.drop_caches`, and `run.cgroup` (docs/run-format.md "Run limits").
+`run.write_bps`, `run.drop_caches`, `run.cgroup` and `run.reopen_after_load` (docs/run-format.md
+"Run limits").
 
 `run.cgroup: true` gives a run its own cgroup without any limit, so that its device I/O and CPU
 time are counted apart from the rest of the machine (cgroup.csv): every reproduction run has one.
+`run.reopen_after_load: true` is not a limit either: the engine closed and opened again between the
+load and the measured phase, as a restarted server.
 
 They are written like knobs (`--set run.memory_limit=256MB`, `knobs: {run.read_iops: 150}` in an
 experiment file or a notebook) but never reach the driver: `split` takes them out of the knobs.
@@ -25,7 +28,8 @@ from .params import ParamError
 PREFIX = "run."
 SIZE_KEYS = ("memory_limit", "read_bps", "write_bps")
 COUNT_KEYS = ("read_iops", "write_iops")
-KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches", "cgroup")
+KEYS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps", "drop_caches", "cgroup",
+        "reopen_after_load")
 BOOL_TEXT = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 MiB = 1 << 20
 # Memory the process needs beside the engine's cache (driver: code, threads, buffers; a MariaDB
@@ -55,6 +59,7 @@ class RunLimits:
     write_bps: int | None = None
     drop_caches: str | None = None  # "start" | "between" | "both"; None: never
     cgroup: bool = False  # a group of its own even without a limit (its counters: cgroup.csv)
+    reopen_after_load: bool = False  # the driver's reopen_after_load (KV engines only)
     written: tuple = ()  # (key, value as written) pairs, for messages and the manifest
 
     def any_group_limit(self) -> bool:
@@ -118,8 +123,8 @@ def split(knobs: dict) -> tuple[RunLimits, dict]:
     if unknown:
         raise LimitError(f"unknown run limit {', '.join(PREFIX + k for k in unknown)}; "
                          f"valid: {', '.join(PREFIX + k for k in KEYS)}")
-    values = {k: (_drop_mode(v) if k == "drop_caches" else _bool(k, v) if k == "cgroup" else _positive(k, v))
-              for k, v in raw.items()}
+    values = {k: (_drop_mode(v) if k == "drop_caches" else _bool(k, v) if k in ("cgroup", "reopen_after_load")
+                  else _positive(k, v)) for k, v in raw.items()}
     return RunLimits(**values, written=tuple(sorted((k, str(v)) for k, v in raw.items()))), rest
 
 
@@ -130,9 +135,11 @@ def driver_knobs(knobs: dict) -> dict:
 
 def driver_config(knobs: dict) -> dict:
     """The driver config keys a run limit needs (params.RunRequest.config adds them):
-    `drop_caches_after_load: true` for run.drop_caches=between|both; nothing otherwise, so the
-    configs of other runs stay as they were."""
-    return {"drop_caches_after_load": True} if split(knobs)[0].drops_between() else {}
+    `drop_caches_after_load: true` for run.drop_caches=between|both, `reopen_after_load: true` for
+    run.reopen_after_load=true; nothing otherwise, so the configs of other runs stay as they were."""
+    lim = split(knobs)[0]
+    return {**({"drop_caches_after_load": True} if lim.drops_between() else {}),
+            **({"reopen_after_load": True} if lim.reopen_after_load else {})}
 
 
 # The knobs that size each KV engine's own caches, as (knob, how many of it the engine may hold):
@@ -197,6 +204,8 @@ def disk_of(path: Path) -> str | None:
 def prepare(lim: RunLimits, engine: str, knobs: dict, name: str, data_parent: Path) -> "cgroups.RunGroup | None":
     """Everything checked, the group made (or None when no limit needs one). Raises LimitError."""
     check_fit(lim, engine, knobs)
+    if lim.reopen_after_load and engine == "fio":
+        raise LimitError("run.reopen_after_load: a calibration has no engine to reopen")
     if lim.drops_between() and engine == "fio":
         raise LimitError(f"run.drop_caches={lim.as_written('drop_caches')}: a calibration has no load phase to "
                          f"drop the cache after; use run.drop_caches=start")

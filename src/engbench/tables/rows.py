@@ -26,15 +26,17 @@ METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", 
            "proc_wkb", "proc_cs"]
 RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "target",
              "repetition", "seed", "ncpu",
-             "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.cgroup_version",
+             "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.reopen_after_load", "limit.cgroup_version",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
              "requests", "items", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat",
              "coverage", "warnings", "amp_notes", "r_per_s", "rkb_per_s", "w_per_s", "wkb_per_s", "d_per_s",
              "dkb_per_s", "cs_per_s", "us_sy"]
+LOG_SLOT_COLS = ["log_slot_joins", "log_slot_joins_waited", "log_slot_joins_slept", "log_slot_wait_fraction",
+                 "log_slot_yield_us", "log_writes"]  # normalize.workloads.log_slot_figures (WiredTiger)
 RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored",
              *nz.amplification.RUN_COLUMNS, "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
-             "documents_inserted", "bytes_per_document", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
+             "documents_inserted", "bytes_per_document", *LOG_SLOT_COLS, *(f"{c}_per_op" for c in dev.CG_COUNTERS),
              "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
@@ -53,9 +55,13 @@ LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_u
 CP_COLS = ["run_id", "cold_action", "read_once", "before_start_unix_s", "cold_start_unix_s",
            "cold_end_unix_s", "readers_end_unix_s", "gets_before", "gets_per_s_before", "gets_during",
            "gets_per_s_during", "gets_after", "gets_per_s_after", "cold_pass_ms", "scan_hot_ms",
-           "cold_docs_passed", "hot_docs_scanned", "hot_misses"]
+           "cold_docs_passed", "hot_docs_scanned", "hot_misses", "hot_not_found", "cache_bytes",
+           "hot_cache_bytes_start", "hot_cache_bytes_end", "cold_cache_bytes_start", "cold_cache_bytes_end",
+           "hot_evicted_pass", "cold_evicted_pass", "hot_fill_start", "hot_logical_over_cache",
+           "cold_logical_over_cache", "hot_pages_start", "hot_evicted_fraction", "hot_bytes_lost_fraction"]
 STAT_COLS = ["run_id", "snapshot", "stat", "value"]
-FILE_COLS = ["run_id", "path", "apparent_bytes", "allocated_bytes"]  # summary.disk.files, at the run's end
+# summary.disk.files at the run's end; kind: normalize.sizes.kind
+FILE_COLS = ["run_id", "path", "kind", "apparent_bytes", "allocated_bytes"]
 EXTRA_TABLES = {"disk_files": (FILE_COLS, ["run_id", "path"]), "steps": (STEP_COLS, ["run_id", "clients"]), "loads": (LOAD_COLS, ["run_id"]),
                 "cache_pollution": (CP_COLS, ["run_id"]),
                 "engine_stats": (STAT_COLS, ["run_id", "snapshot", "stat"])}
@@ -153,6 +159,7 @@ def run_rows(c: RunCaptures) -> dict:
     row.update(busy.cpu_shares(vm_w, cg, proc, float(start), float(end), int(ncpu)))
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
+    row.update(wl.log_slot_figures(c.engine_stats.get("before"), c.engine_stats.get("after")))
 
     ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
                                           float(params.get("report_interval_s") or 1.0))
@@ -187,9 +194,11 @@ def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, s
     cp = []
     if summ.get("phases"):
         m = measured.loc[measured["op"] == "scan_hot", "latency_us_max"]
-        cp = [{**ids, **wl.cache_pollution_row(summ, start, float(m.max()) if len(m) else np.nan)}]
+        cp = [{**ids, **wl.cache_pollution_row(summ, start, float(m.max()) if len(m) else np.nan),
+               **wl.cache_pollution_regime(summ, snaps)}]
     stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps, workload)]
-    files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}} for f in (summ.get("disk") or {}).get("files") or []]
+    files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}, "kind": sz.kind(engine, f.get("path", ""))}
+             for f in (summ.get("disk") or {}).get("files") or []]
     return {name: pd.DataFrame(rows, columns=EXTRA_TABLES[name][0])
             for name, rows in (("steps", steps), ("loads", loads), ("cache_pollution", cp),
                                ("engine_stats", stats), ("disk_files", files))}

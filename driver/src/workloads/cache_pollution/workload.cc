@@ -3,12 +3,17 @@
 // collection (larger than the cache) runs once: cold_action=scan reads every cold document,
 // cold_action=index builds an index over the cold collection (scan, sort the keys, insert them in
 // batches). read_once=true gives that pass read_once cursors (ScanOptions.read_once: WiredTiger
-// read_once=true, RocksDB fill_cache=false; other engines ignore it). Timeline (thread `threads`,
-// the cold thread): cold_delay_seconds of reads only, the cold pass (op cold_scan or cold_index,
-// one request, items = documents), engine_stats_mid.json, after_seconds of reads only, then the
-// readers stop and the hot collection is scanned once in full (op scan_hot: its latency is the
-// "scan time after"). Read throughput before/during/after is in summary "phases" (and per interval
-// in intervals.csv, op get). Documents: {_id: int64, v: string of doc_size bytes}.
+// read_once=true, RocksDB fill_cache=false; other engines ignore it). Setup loads both
+// collections; warm_up (after the runner's optional reopen and page-cache drop, as the source
+// restarted mongod and dropped the caches before its warm-up scan) scans the hot collection once
+// when warm_hot. Timeline (thread `threads`, the cold thread): cold_delay_seconds of reads only,
+// engine_stats_cold_start.json, the cold pass (op cold_scan or cold_index, one request, items =
+// documents), engine_stats_mid.json, after_seconds of reads only, then the readers stop and the
+// hot collection is scanned once in full (op scan_hot: its latency is the "scan time after"). Read
+// throughput before/during/after is in summary "phases" (and per interval in intervals.csv, op
+// get). hot_misses: the hot table's engine cache misses over the pass (WiredTiger's per-table
+// "cache: pages read into cache", cold_start to mid); hot_not_found: hot reads that found nothing.
+// Documents: {_id: int64, v: string of doc_size bytes}.
 #include <algorithm>
 #include <fstream>
 #include <thread>
@@ -59,7 +64,15 @@ class CachePollution final : public Workload {
     };
     fill(*hot_, hot_docs_);
     fill(*cold_, cold_docs_);
-    if (p_bool(p, "warm_hot")) hot_->scan_records(*s, [](uint64_t, std::string_view) { return true; });
+    hot_table_ = "table:" + pre + "hot";
+  }
+
+  void warm_up(Engine& engine, const ParamValues& p, uint64_t) override {
+    if (!p_bool(p, "warm_hot")) return;
+    auto s = engine.session();
+    t_warm0_ = unix_now_s();
+    warm_docs_ = hot_->scan_records(*s, [](uint64_t, std::string_view) { return true; });
+    t_warm1_ = unix_now_s();
   }
 
   int threads() const override { return readers_ + 1; }
@@ -89,10 +102,18 @@ class CachePollution final : public Workload {
         {"cold_docs_passed", cold_seen_},
         {"hot_docs_scanned", hot_seen_},
         {"engine_stats_mid", mid_written_ ? "engine_stats_mid.json" : ""},
+        {"engine_stats_cold_start", start_written_ ? "engine_stats_cold_start.json" : ""},
+        {"warm_hot_start_unix_s", t_warm0_},
+        {"warm_hot_end_unix_s", t_warm1_},
+        {"warm_hot_docs", warm_docs_},
+        {"hot_logical_bytes", hot_ ? hot_->live_bytes() : 0},
+        {"cold_logical_bytes", cold_ ? cold_->live_bytes() : 0},
+        {"hot_not_found", not_found_.load()},
+        {"cold_index_retries", index_retries_},
     };
     return {{"phases", ph},
             {"logical_bytes_stored", hot_ ? hot_->live_bytes() + cold_->live_bytes() : 0},
-            {"hot_misses", misses_.load()}};
+            {"hot_misses", hot_misses_}};
   }
 
  private:
@@ -113,11 +134,11 @@ class CachePollution final : public Workload {
     auto s = ctx.engine->session();
     Doc d;
     RequestClock clock(rate > 0);
-    struct CountMisses {  // added once, however this thread leaves (a shared counter per read is a locked add)
+    struct CountNotFound {  // added once, however this thread leaves (a shared counter per read is a locked add)
       std::atomic<uint64_t>& total;
       uint64_t n = 0;
-      ~CountMisses() { total.fetch_add(n); }
-    } misses{misses_};
+      ~CountNotFound() { total.fetch_add(n); }
+    } not_found{not_found_};
     for (uint64_t done = 0; !ctx.should_stop() && !readers_stop_.load(std::memory_order_relaxed); ++done) {
       uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
       if (ctx.should_stop() || readers_stop_.load(std::memory_order_relaxed)) break;
@@ -126,7 +147,7 @@ class CachePollution final : public Workload {
       h.u64(id);
       bool found = hot_->get(*s, id, &d);
       uint64_t us = clock.finish_us(t0);
-      misses.n += !found;
+      not_found.n += !found;
       m.record(kGet, us, 1, found ? d.bytes.size() : 0, 0);
     }
   }
@@ -145,7 +166,8 @@ class CachePollution final : public Workload {
     auto s = ctx.engine->session();
     const uint64_t start = ctx.start_ns;
     if (!sleep_until(ctx, start + static_cast<uint64_t>(p_dbl(p, "cold_delay_seconds") * 1e9))) return;
-    // The cold pass.
+    // The cold pass, between two engine statistics snapshots.
+    json at_start = write_stats(ctx, "engine_stats_cold_start.json", &start_written_);
     uint64_t c0 = now_ns();
     g_cold0_ = ctx.metrics->main_items();
     t_cold0_ = unix_at(ctx, c0);
@@ -166,7 +188,8 @@ class CachePollution final : public Workload {
     m.record(cold_action_ == "index" ? kColdIndex : kColdScan, (c1 - c0) / 1000, n, bytes, 0);
     g_cold1_ = ctx.metrics->main_items();
     t_cold1_ = unix_at(ctx, c1);
-    write_mid_stats(ctx);
+    json at_end = write_stats(ctx, "engine_stats_mid.json", &mid_written_);
+    hot_misses_ = stat_delta(at_start, at_end, hot_table_ + " | cache: pages read into cache");
     // Reads after the pass, then the hot scan alone.
     sleep_until(ctx, now_ns() + static_cast<uint64_t>(p_dbl(p, "after_seconds") * 1e9));
     readers_stop_.store(true);
@@ -199,11 +222,18 @@ class CachePollution final : public Workload {
       return !ctx.should_stop();
     }, so);
     std::sort(keys.begin(), keys.end());
-    for (size_t i = 0; i < keys.size() && !ctx.should_stop(); i += 1000) {
+    // A batch the engine rolled back on its own (WiredTiger's eviction under cache pressure) is
+    // written again after a short pause, as MongoDB retries a WriteConflict; counted in phases.
+    for (size_t i = 0; i < keys.size() && !ctx.should_stop();) {
       s.begin();
       try {
         for (size_t j = i; j < std::min(keys.size(), i + 1000); ++j) s.put(cold_index_table_, keys[j], "");
         s.commit();
+        i += 1000;
+      } catch (const EngineConflict&) {
+        try { s.rollback(); } catch (...) {}
+        if (++index_retries_ > 100000) throw;
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
       } catch (...) {
         try { s.rollback(); } catch (...) {}
         throw;
@@ -212,12 +242,21 @@ class CachePollution final : public Workload {
     return n;
   }
 
-  // engine_stats_mid.json: the engine's statistics right after the cold pass.
-  void write_mid_stats(RunContext& ctx) {
-    if (ctx.output_dir.empty()) return;
-    std::ofstream out(ctx.output_dir + "/engine_stats_mid.json", std::ios::trunc);
-    out << ctx.engine->stats().dump(2) << "\n";
-    mid_written_ = static_cast<bool>(out);
+  // <name> in the output directory: the engine's statistics now (cold_start: right before the
+  // cold pass; mid: right after it). Returns them (empty when the run has no output directory).
+  json write_stats(RunContext& ctx, const char* name, bool* written) {
+    if (ctx.output_dir.empty()) return json::object();
+    json st = ctx.engine->stats();
+    std::ofstream out(ctx.output_dir + "/" + name, std::ios::trunc);
+    out << st.dump(2) << "\n";
+    *written = static_cast<bool>(out);
+    return st;
+  }
+  // b[key] - a[key], or null when either snapshot lacks the counter (engines without per-table
+  // statistics: only WiredTiger B-tree tables have them here).
+  static json stat_delta(const json& a, const json& b, const std::string& key) {
+    if (!a.contains(key) || !b.contains(key) || !a[key].is_number() || !b[key].is_number()) return nullptr;
+    return b[key].get<int64_t>() - a[key].get<int64_t>();
   }
 
   // The hot collection scanned alone, after the readers stopped. Readers may still finish one
@@ -241,9 +280,12 @@ class CachePollution final : public Workload {
   std::unique_ptr<Collection> hot_, cold_;
   int cold_index_table_ = 0;
   std::atomic<bool> readers_stop_{false};
-  std::atomic<uint64_t> misses_{0};
-  std::string cold_action_;
-  bool read_once_ = false, mid_written_ = false;
+  std::atomic<uint64_t> not_found_{0};
+  json hot_misses_ = nullptr;
+  std::string cold_action_, hot_table_;
+  bool read_once_ = false, mid_written_ = false, start_written_ = false;
+  uint64_t warm_docs_ = 0, index_retries_ = 0;
+  double t_warm0_ = 0, t_warm1_ = 0;
   double t_start_ = 0, t_cold0_ = 0, t_cold1_ = 0, t_readers_end_ = 0, t_hot0_ = 0, t_hot1_ = 0;
   uint64_t g_cold0_ = 0, g_cold1_ = 0, g_end_ = 0, cold_seen_ = 0, hot_seen_ = 0;
 };
@@ -277,7 +319,8 @@ WorkloadInfo cache_pollution_info() {
       {"read_once", ParamType::Bool, false, "cold pass with read_once cursors (WiredTiger read_once, RocksDB fill_cache=false)"},
       {"cold_delay_seconds", ParamType::Double, 2.0, "seconds of hot reads before the cold pass"},
       {"after_seconds", ParamType::Double, 2.0, "seconds of hot reads after the cold pass, before the hot scan"},
-      {"warm_hot", ParamType::Bool, true, "scan the hot collection once in setup so it starts cached"},
+      {"warm_hot", ParamType::Bool, true,
+       "scan the hot collection once after the load (and after the run's reopen / page-cache drop) so it starts cached"},
       {"collection_prefix", ParamType::String, std::string("cp_"), "collections <prefix>hot and <prefix>cold"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
