@@ -77,6 +77,17 @@ def _steps(column):
     return f
 
 
+def _cp(column, scale=1.0):
+    """A column of the run's cache_pollution row (normalize.workloads.cache_pollution_regime)."""
+    def f(t, run):
+        cp = t.get("cache_pollution")
+        if cp is None or column not in cp:
+            return [math.nan]
+        v = cp.loc[cp["run_id"] == run["run_id"], column]
+        return [float(v.iloc[0]) * scale] if len(v) and v.iloc[0] == v.iloc[0] else [math.nan]
+    return f
+
+
 def _device_reads(t, run):
     r, ops = run.get("cg_r_per_op"), run.get("ops")
     return [float(r) * float(ops) if r is not None and r == r and ops else math.nan]
@@ -104,6 +115,18 @@ QUANTITIES = {q.name: q for q in [
              "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes"))),
     Quantity("checkpoints_in_window", "checkpoints", "checkpoints the engine began inside the client window "
              "(runs.checkpoints_in_window, from the driver's checkpoint times)", _col("checkpoints_in_window")),
+    Quantity("log_slot_wait_fraction", "fraction", "WiredTiger's log slot joins that yielded ÷ all slot joins "
+             "over the run (runs.log_slot_wait_fraction, normalize.workloads.log_slot_figures)",
+             _col("log_slot_wait_fraction")),
+    Quantity("hot_fill_start", "× cache", "bytes of the hot collection in WiredTiger's cache right before the cold "
+             "pass ÷ the cache (cache_pollution.hot_fill_start)", _cp("hot_fill_start")),
+    Quantity("cold_per_cache", "× cache", "the cold collection's logical bytes ÷ the cache "
+             "(cache_pollution.cold_logical_over_cache)", _cp("cold_logical_over_cache")),
+    Quantity("cold_pass_s", "s", "the cold pass's duration (cache_pollution.cold_pass_ms / 1000)",
+             _cp("cold_pass_ms", 1e-3)),
+    Quantity("hot_evicted_fraction", "× hot pages", "hot pages evicted over the cold pass ÷ hot pages in the cache "
+             "before it (cache_pollution.hot_evicted_fraction: a page evicted twice counts twice)",
+             _cp("hot_evicted_fraction")),
     Quantity("tables_per_memory_limit", "×", "data + index bytes at the end ÷ the run's memory limit "
              "(runs.table_bytes / limit.memory_bytes)", _ratio(_col("table_bytes"), _col("limit.memory_bytes"))),
 ]}

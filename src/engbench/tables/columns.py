@@ -27,7 +27,8 @@ class Column:
 
 
 COUNTERS = {"device": "iostat -x on the run's data device over the window: every user of the disk",
-            "cgroup": "the run's own cgroup (blkio/io counters, cgroup.csv): runs with run limits only",
+            "cgroup": "the run's own cgroup (blkio/io, cpuacct, memory counters, cgroup.csv): runs with run limits "
+                      "or run.cgroup",
             "process": "the driver process (psutil: task I/O, CPU, RSS), which holds an embedded engine",
             "host": "vmstat: the whole machine", "driver": "the driver's summary.json, intervals and histograms",
             "du": "allocated bytes of the data directory after the engine closed",
@@ -46,7 +47,8 @@ METRICS = {"r": ("reads", "device", "device read requests"), "rkb": ("KB", "devi
            "cpu_us": ("CPU µs", "host", "busy CPU µs of the whole host"),
            "driver_cpu_us": ("CPU µs", "process", "CPU µs of the driver process (user + system)"),
            "proc_rkb": ("KB", "process", "KB the driver process read from storage (task I/O read_bytes)"),
-           "proc_wkb": ("KB", "process", "KB of pages the driver process dirtied for writeback (task I/O write_bytes)")}
+           "proc_wkb": ("KB", "process", "KB of pages the driver process dirtied for writeback (task I/O write_bytes)"),
+           "proc_cs": ("context switches", "process", "context switches of the driver process (all its threads)")}
 IOSTAT_RATES = {"r": "reads/s", "rkb": "kB/s read", "w": "writes/s", "wkb": "kB/s written", "d": "discards/s",
                 "dkb": "kB/s discarded"}
 CG = {"cg_r": ("reads", "device read requests"), "cg_rkb": ("KB", "KB read from the device"),
@@ -66,6 +68,8 @@ LIMITS = [_c("limits", "", "manifest", "", "every run limit in one label ('none'
           _c("limit.read_bps", "bytes/s", "manifest", "", "run.read_bps throttle (NaN: none)"),
           _c("limit.write_bps", "bytes/s", "manifest", "", "run.write_bps throttle (NaN: none)"),
           _c("limit.drop_caches", "bool", "manifest", "", "whether the page cache was dropped"),
+          _c("limit.reopen_after_load", "bool", "manifest", "", "whether the engine was closed and opened again "
+             "between the load and the measured phase (run.reopen_after_load)"),
           _c("limit.cgroup_version", "", "manifest", "", "cgroup version of the run's group (NaN: no group)")]
 WINDOW = [_c("coverage_iostat", "fraction", "device", "", "share of the window iostat's samples cover"),
           _c("coverage_vmstat", "fraction", "host", "", "share of the window vmstat's samples cover"),
@@ -90,6 +94,31 @@ def _iostat_rates(keys=IOSTAT_RATES) -> list:
 def _cg(den=OP) -> list:
     return [_c(f"{k}_per_op", unit, "cgroup", den, f"the run's own {what} per operation") for k, (unit, what) in CG.items()]
 
+
+SIZES = [_c(f"{k}_bytes", "bytes", "du", "", f"allocated bytes of the data directory's {what} files at the end "
+             f"(normalize.sizes){note}") for k, what, note in (
+             ("data", "collection", ": NaN where data and index share files"),
+             ("index", "index", ": NaN where data and index share files"),
+             ("table", "data + index (and mixed)", ": what space claims compare"),
+             ("log", "journal / write-ahead log", ", preallocated files included"),
+             ("meta", "engine bookkeeping", ""), ("other", "unknown", ""))]
+SIZES += [_c("secondary_index_bytes", "bytes", "du", "", "allocated bytes of the secondary index files "
+             "(WiredTiger: index tables other than _id_)"),
+          _c("engine_cache_bytes", "bytes", "manifest", "", "the engine's own caches, from its knobs "
+             "(run.limits.engine_memory)")]
+BUSY = [_c("machine_cpu_pct", "% of all CPUs", "host", "", "mean vmstat us+sy over the window"),
+        _c("own_cpu_pct", "% of all CPUs", "cgroup", "seconds × ncpu", "the run's own CPU time over the window "
+           "(its cgroup's cpuacct, else the driver process's)"),
+        _c("other_cpu_pct", "% of all CPUs", "derived", "", "machine_cpu_pct − own_cpu_pct: what the rest of the "
+           "machine used (normalize.machine)"),
+        _c("own_cpu_source", "", "derived", "", "cgroup or driver process: where own_cpu_pct comes from")]
+LOG_SLOTS = [_c("log_slot_joins", "joins", "engine", "", "WiredTiger log slot joins over the run (yielded + not)"),
+             _c("log_slot_joins_waited", "joins", "engine", "", "slot joins that yielded (found the slot busy)"),
+             _c("log_slot_joins_slept", "joins", "engine", "", "slot joins that slept"),
+             _c("log_slot_wait_fraction", "fraction", "engine", "log_slot_joins", "joins that yielded ÷ all joins "
+                "(normalize.workloads.log_slot_figures)"),
+             _c("log_slot_yield_us", "µs", "engine", "", "time slot joins spent yielding"),
+             _c("log_writes", "writes", "engine", "", "WiredTiger log write operations")]
 
 AMPS = [
     _c("read_amp_device", "×", "device", "logical bytes read", "device bytes read ÷ bytes the reads returned "
@@ -142,7 +171,8 @@ TABLES = {
         *_cg(), _c("clients", "clients", "manifest", "", "client threads (sysbench: the largest step)"),
         _c("cal_run_id", "", "fio", "", "the calibration run the run is compared with"), *CAL,
         _c("read_mb_use", "fraction", "derived", "calibrated sequential read MB/s", "iostat MB/s read ÷ calibrated"),
-        _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ calibrated")],
+        _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ calibrated"),
+        *LOG_SLOTS, *SIZES, *BUSY],
     "latency": [RUN_ID, _c("op", "", "driver"), _c("count", "requests", "driver"),
                 *[_c(f"{p}_us", "µs", "driver", "", f"{p} latency (histogram bucket upper bound)")
                   for p in ("p50", "p95", "p99", "p999")],
@@ -164,7 +194,8 @@ TABLES = {
               _c("cs_per_s", "switches/s", "host", "seconds"), _c("us_sy", "%", "host"),
               *[c for c in _per_op("op") if c.name in ("r_per_op", "rkb_per_op", "wkb_per_op", "mcpu_per_op",
                                                        "cs_per_op")],
-              *_cg(), *CAL],
+              *_cg(), _c("cg_r_per_s", "reads/s", "cgroup", "seconds", "the run's own device reads per second over "
+                         "the step (cg_r_per_op × q)"), *CAL],
     "loads": [RUN_ID, _c("workload", "", "manifest"), _c("inserts", "inserts", "driver", "", "what the load inserted"),
               _c("seconds", "s", "driver"), _c("q", "inserts/s", "driver", "seconds", "ips of the load"),
               _c("window", "bool", "driver", "", "the summary gives the load's window"),
@@ -189,10 +220,27 @@ TABLES = {
                             _c(f"gets_per_s_{p}", "reads/s", "driver", "seconds", f"hot reads per second {p} it"))],
                         _c("cold_pass_ms", "ms", "driver"), _c("scan_hot_ms", "ms", "driver", "", "the hot scan's latency"),
                         _c("cold_docs_passed", "documents", "driver"), _c("hot_docs_scanned", "documents", "driver"),
-                        _c("hot_misses", "reads", "driver", "", "hot reads that found no document")],
+                        _c("hot_misses", "pages", "engine", "", "WiredTiger's pages read into cache of the hot table "
+                           "over the cold pass (its cache misses)"),
+                        _c("hot_not_found", "reads", "driver", "", "hot reads that found no document"),
+                        _c("cache_bytes", "bytes", "manifest", "", "the WiredTiger cache size"),
+                        *[_c(f"{c}_cache_bytes_{w}", "bytes", "engine", "", f"bytes of the {c} collection in the cache "
+                             f"at the {w} of the cold pass") for c in ("hot", "cold") for w in ("start", "end")],
+                        *[_c(f"{c}_evicted_pass", "pages", "engine", "", f"unmodified pages of the {c} collection "
+                             "evicted over the cold pass") for c in ("hot", "cold")],
+                        _c("hot_fill_start", "fraction", "engine", "cache_bytes", "hot bytes in cache at the pass's "
+                           "start ÷ the cache"),
+                        *[_c(f"{c}_logical_over_cache", "fraction", "driver", "cache_bytes", f"the {c} collection's "
+                             "logical bytes ÷ the cache") for c in ("hot", "cold")],
+                        _c("hot_pages_start", "pages", "engine", "", "hot pages in the cache at the pass's start"),
+                        _c("hot_evicted_fraction", "fraction", "engine", "hot_pages_start", "hot pages evicted over "
+                           "the pass ÷ hot pages in the cache before it (a page evicted twice counts twice)"),
+                        _c("hot_bytes_lost_fraction", "fraction", "engine", "hot_cache_bytes_start", "hot bytes in "
+                           "cache lost over the pass ÷ hot bytes at its start")],
     "engine_stats": [RUN_ID, _c("snapshot", "", "engine", "", "before, mid or after"),
                      _c("stat", "", "engine", "", "the statistic's name"), _c("value", "", "engine", "", "its value")],
-    "disk_files": [RUN_ID, _c("path", "", "du"), _c("apparent_bytes", "bytes", "du"), _c("allocated_bytes", "bytes", "du")],
+    "disk_files": [RUN_ID, _c("path", "", "du"), _c("apparent_bytes", "bytes", "du"), _c("allocated_bytes", "bytes", "du"),
+                   _c("kind", "", "du", "", "what the file holds: data, index, table, log, meta, other (normalize.sizes)")],
     "devices": [RUN_ID, _c("status", "", "manifest"), _c("machine", "", "manifest"), _c("device", "", "manifest"),
                 *LIMITS, _c("randread_qd1_iops", "IOPS", "fio"), _c("randread_qd32_iops", "IOPS", "fio"),
                 _c("randwrite_qd32_iops", "IOPS", "fio"), _c("seqread_mb_per_s", "MB/s", "fio"),
@@ -203,7 +251,9 @@ TABLES = {
                  _c("published", "", "published", "", "the document's own values"),
                  _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
                  _c("rule", "", "findings"), _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
-                 _c("why", "", "findings")],
+                 _c("why", "", "findings"),
+                 _c("gate", "", "findings", "", "the regime gates of the compared configurations (findings.regime)"),
+                 _c("regime", "", "findings", "", "what their runs measured of each gate")],
     "findings_values": [_c("id", "", "findings"), _c("label", "", "findings"), RUN_ID,
                         _c("repetition", "", "workflow"), _c("value", "", "findings", "", "the run's value")],
     "published_checks": [

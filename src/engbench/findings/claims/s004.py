@@ -13,7 +13,17 @@ from __future__ import annotations
 from .. import rules
 from .base import Finding, Pick
 
-GATES: dict = {}
+from ..regime import Gate
+
+_SRC = ("each collection 75 % of the 2 GB cache; mongod restarted and the OS cache dropped; the hot "
+        "collection scanned in (1.78 GB = 89 % of the cache); an index build on the cold one")
+_COMMON = (Gate("hot_fill_start", lo=0.75, source=_SRC + ": the hot set >= 75 % of the cache before the pass"),
+           Gate("cold_per_cache", lo=0.6, hi=0.9, source=_SRC + ": the cold collection about 3/4 of the cache"),
+           Gate("cold_pass_s", lo=10, source="an index build of 35–37 s in the source: at least 10 s here"))
+GATES = {"repro_cache_pollution_read_once_true": _COMMON,
+         "repro_cache_pollution_read_once_false": _COMMON + (
+             Gate("hot_evicted_fraction", lo=0.25, source="with read_once false the build evicted 34,635 hot pages "
+                  "and more than half the hot bytes: at least a quarter of the hot pages evicted"),)}
 
 
 def cp(ro, value, where=None, tag=""):
