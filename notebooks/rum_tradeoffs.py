@@ -33,13 +33,18 @@ raw_dir = None  # None: data/raw (or $ENGBENCH_RAW_DIR), for the machine named i
 # %% [markdown]
 # ## The measured amplifications
 #
-# One row per experiment and engine (means of repeated runs). How each number is computed:
+# The paper's RUM table of every experiment, cell for cell (mean and, for repeated runs, min–max).
+# Each amplification is bytes moved ÷ logical bytes, one column per counter
+# (`engbench.normalize.amplification`, one function each):
 #
-# - read amp = device bytes read (iostat rkB/s × 1024 over the measured window) / bytes the
-#   workload's reads returned — `NA` when the workload only inserts (nothing to divide by);
-# - write amp = device bytes written (iostat wkB/s × 1024, discards excluded) / bytes inserted or
-#   updated;
-# - space amp = bytes allocated on disk at the end / bytes of live documents.
+# - **device** read / write amp: iostat's bytes read or written over the measured window (the whole
+#   disk, every user of it) ÷ bytes the workload's reads returned, or its inserts and updates wrote;
+# - **cgroup** read amp: the run's own cgroup's device reads (runs with run limits only);
+# - **process** read / write amp: the engine process's own task I/O (embedded engines);
+# - **space** amp: bytes allocated on disk at the end ÷ bytes of live documents.
+#
+# `NA`: no such counter (no run limits, no cgroup), or nothing to divide by (a workload that only
+# inserts returns no bytes).
 
 # %%
 from IPython.display import Markdown
@@ -57,17 +62,17 @@ summary
 # ## At a glance
 #
 # A row per experiment, a column per amplification, each dot one engine's mean (a symmetric-log
-# scale: the values span orders of magnitude); the dashed line is 1. The paper draws each
-# experiment's own chart (`paper/build/paper.html`). Read the chart column by column: in the
-# *write* column, the lower dot is the engine that turned each inserted byte into fewer device
-# bytes; in the *space* column, the one that kept the data in less room. An engine that is lowest
+# scale: the values span orders of magnitude); the dashed line is 1; each column names its counter.
+# The paper draws each experiment's own chart (`paper/build/paper.html`). Read the chart column by
+# column: in a *write* column, the lower dot is the engine that turned each inserted byte into fewer
+# bytes written; in the *space* column, the one that kept the data in less room. An engine that is lowest
 # in every column would contradict the RUM conjecture — look for which column each engine gives up.
 
 # %%
-if summary is not None:
-    amps = {"read_amp": "read amp", "write_amp": "write amp", "space_amp": "space amp"}
-    display(notebooks.overview(summary, list(amps), "RUM amplification of every experiment", labels=amps,
-                               rule=1))
+means = rum_summary(processed_dir, means=True)
+if means is not None:
+    amps = ["cgroup read amp", "process write amp", "device write amp", "space amp"]
+    display(notebooks.overview(means, amps, "RUM amplification of every experiment", rule=1))
 
 # %% [markdown]
 # ## All three corners on one workload: YCSB under a memory limit
@@ -83,12 +88,14 @@ if summary is not None:
 # records no longer fit in memory and reads reach the device, as they do once a database outgrows
 # its machine.
 #
-# Where the bytes are counted: read amplification and reads per point read from the run's own cgroup
-# (its device reads over the measured window, not other users of the disk); the load's and A's
-# writes from the driver process's own task I/O (its threads and the engine's background threads;
-# an A update rewrites one 100-byte field, so its logical bytes are the field's); space from
-# the allocated bytes of the data directory at the end. Each bar is the mean of the repetitions, the
-# line through it the lowest to the highest run.
+# Where the bytes are counted, in brackets after each corner (the table shows every counter that
+# measured a corner, the chart one per corner, named in its panel): [cgroup] the run's own cgroup
+# (its device reads over the measured window, not other users of the disk); [process] the driver
+# process's own task I/O (its threads and the engine's background threads; an A update rewrites one
+# 100-byte field, so its logical bytes are the field's); [device] iostat, the whole disk; [allocated]
+# the allocated bytes of the data directory at the end. The table and chart are the paper's
+# (`engbench.report.ycsb_rum`), cell for cell. Each bar is the mean of the repetitions, the line
+# through it the lowest to the highest run.
 
 # %%
 from engbench.report.notebook import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table

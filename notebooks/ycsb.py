@@ -67,21 +67,24 @@ notebooks.sweep(table, "workload", "ops/s", "ycsb: operations per second by core
 # ## Read, update and space amplification side by side
 #
 # The runs above are processed (`engbench process`, into a temporary directory) and each engine gets
-# three measured ratios of bytes, each from the letters that exercise it:
+# measured ratios of bytes, each from the letters that exercise it, and each by every counter that
+# measured it (in brackets: [device] iostat, the whole disk; [cgroup] the run's own cgroup, only
+# under run limits; [process] the engine process's own task I/O; [allocated] du):
 #
-# - **read amplification** (YCSB C: point reads only; E: short scans) = device bytes read ÷ bytes
-#   the reads returned, over the measured window; the run's own reads (its cgroup's counters) when
-#   it ran under run limits, else iostat's, which counts every user of the disk;
-# - **update amplification** (A, B, F: reads and in-place updates) = device bytes written ÷ bytes the
+# - **read amplification** (YCSB C: point reads only; E: short scans) = bytes read ÷ bytes the reads
+#   returned, over the measured window;
+# - **write amplification of the load** (A, B, C: their run phases insert nothing) = KB written per
+#   loaded record ÷ its logical bytes;
+# - **update amplification** (A, B, F: reads and in-place updates) = bytes written ÷ bytes the
 #   updates wrote;
 # - **space amplification** (every letter) = bytes allocated on disk ÷ bytes of the live records.
 #
-# Beside read amplification the table puts the engine's **own read counters** (WiredTiger: pages and
-# bytes read into its cache; RocksDB: block cache misses and bytes read from SST files), per
-# operation over the run phase: an engine read that the operating system's page cache serves costs a
-# copy, not a device read. That is why, at the defaults, the engines read several KB per operation
-# while the device reads about nothing, and why a memory limit (which caps the page cache too) turns
-# the engine's reads into device reads.
+# The table and chart are the paper's (`engbench.report.ycsb_rum`). The paper also puts the engine's
+# **own read counters** (WiredTiger: pages and bytes read into its cache; RocksDB: block cache misses
+# and bytes read from SST files) beside read amplification: an engine read that the operating
+# system's page cache serves costs a copy, not a device read. That is why, at the defaults, the
+# engines read several KB per operation while the device reads about nothing, and why a memory
+# limit (which caps the page cache too) turns the engine's reads into device reads.
 
 # %%
 from engbench.report.workload_charts import ycsb_rum_of_runs

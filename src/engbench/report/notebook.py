@@ -23,11 +23,12 @@ def no_defaults(workload: str) -> None:
     return None
 
 
-def rum_summary(processed_dir=None) -> pd.DataFrame | None:
+def rum_summary(processed_dir=None, means: bool = False) -> pd.DataFrame | None:
     """The paper's RUM table of every experiment (report.tables.kind_table(exp, "rum"): one column
     per counter, engbench.normalize.amplification), cells as the paper prints them, with the
-    experiment's title in the first column. None when there are no processed runs (nothing
-    shipped yet)."""
+    experiment's title in the first column; with `means`, the same table's numbers (the mean of
+    each engine configuration's runs: what the notebook's chart draws). None when there are no
+    processed runs (nothing shipped yet)."""
     d = Path(processed_dir) if processed_dir else paths.processed_dir()
     try:
         proc = data.load_processed(d)
@@ -35,7 +36,8 @@ def rum_summary(processed_dir=None) -> pd.DataFrame | None:
         return None
     if proc["runs"].empty:
         return None
-    frames = [tables.kind_table(e, "rum").printed.assign(experiment=e.title)
+    frames = [(tables.kind_table(e, "rum").means.reset_index() if means else tables.kind_table(e, "rum").printed)
+              .assign(experiment=e.title)
               for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER, defaults_of=no_defaults)
               if "rum" in e.spec.tables]
     out = pd.concat(frames, ignore_index=True)
