@@ -90,7 +90,7 @@ prune_builds() {  # prune_builds WHAT GLOB LINKNAME
 }
 
 # --- core: Debian packages the driver, WiredTiger and the captures need ---
-apt_need build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev \
+apt_need ca-certificates build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev \
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev librocksdb-dev libbson-dev liblmdb-dev libsqlite3-dev \
   nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysstat procps util-linux \
   fonts-dejavu-core poppler-utils
