@@ -35,12 +35,19 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     assert "[1/4] repro_tiny.sqlite.r1 done; 3 left, ~" in text
     assert "[4/4] repro_tiny.lmdb.r2 done; 0 left" in text
     assert (area / "processed" / "findings.csv").is_file() and (area / "paper" / "build" / "paper.html").is_file()
+    # the device it ran against is calibrated first, under the runs' device limits (none here), once
+    assert "calibrating the device (no limits)" in text
+    cals = sorted((area / "raw").glob("*_calibrate_fio_*"))
+    assert len(cals) == 1 and reproduce.calibrated(area / "raw", {}) == cals[0]
+    import pandas as pd
+    assert len(pd.read_csv(area / "processed" / "devices.csv")) == 1
     runs = wf.workflow_runs(area / "raw")
     assert sorted(runs) == sorted(wf_order("repro_tiny"))
 
     out = io.StringIO()                                   # again: nothing left to run
     assert reproduce.run([exp], **kw, out=out) == 0
     assert "4 already sealed" in out.getvalue() and "0 to run" in out.getvalue()
+    assert "calibrating" not in out.getvalue() and len(list((area / "raw").glob("*_calibrate_fio_*"))) == 1
     assert "] repro_tiny" not in out.getvalue()
     assert wf.workflow_runs(area / "raw") == runs
 
@@ -88,8 +95,9 @@ def test_cli_refuses_before_running_anything(tmp_path):
         assert out.returncode == 2 and needle in out.stderr and "nothing run" in out.stderr
     assert not (tmp_path / "raw").exists()
     out = run("--plan", "--only", "bulk-insert")
-    assert out.returncode == 0 and "12 runs, 0 sealed, 12 to run" in out.stderr
-    assert len(out.stdout.splitlines()) == 12
+    n = 3 * len(reproduce.experiment_files(["bulk-insert"]))  # one engine, 3 repetitions per file
+    assert out.returncode == 0 and f"{n} runs, 0 sealed, {n} to run" in out.stderr
+    assert len(out.stdout.splitlines()) == n
 
 
 def test_into_a_fresh_directory_re_measures_everything(tmp_path):

@@ -49,7 +49,8 @@ def command(root: Path, experiment: Path, profile: str = "local", *extra: str, t
 def env(root: Path, base: dict | None = None) -> dict:
     """`base` (default: this process's environment) with the data directories under `root`."""
     return {**(os.environ if base is None else base), "ENGBENCH_RAW_DIR": str(root / "raw"),
-            "ENGBENCH_PROCESSED_DIR": str(root / "processed"), "ENGBENCH_WORK_DIR": str(root / "work")}
+            "ENGBENCH_PROCESSED_DIR": str(root / "processed"), "ENGBENCH_WORK_DIR": str(root / "work"),
+            "ENGBENCH_WAIT_QUIET": "0"}  # the suite's own runs share the machine: no wait for a quiet one
 
 
 def snakemake(root: Path, experiment: Path, profile: str = "local", *extra: str,

@@ -14,14 +14,15 @@ same targets, else DEFAULT_SECONDS per workload)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import matrix, paths
-from .run import params, rundir
+from . import importer, matrix, paths
+from .run import limits, machine, params, rundir
 
 PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix.
@@ -94,15 +95,72 @@ def minutes(s: float) -> str:
 
 # Each run first waits up to this long for a quiet machine (engbench.run.quiet; the findings' quiet
 # gate judges the run's own window afterwards): shipped runs are measured with nothing else running.
+# $ENGBENCH_WAIT_QUIET or `engbench reproduce --wait-quiet` sets it (0: no wait, as the tests do).
 WAIT_QUIET_S = 300
 
 
-def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None) -> list[str]:
-    cfg = [f"experiments={','.join(map(str, files))}", f"wait_quiet={WAIT_QUIET_S}"]
+def wait_quiet_default() -> float:
+    return float(os.environ.get("ENGBENCH_WAIT_QUIET") or WAIT_QUIET_S)
+
+
+def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None,
+            wait_quiet: float | None = None) -> list[str]:
+    wq = wait_quiet_default() if wait_quiet is None else wait_quiet
+    cfg = [f"experiments={','.join(map(str, files))}", f"wait_quiet={wq:g}"]
     cfg += [f"repeat={repeat}"] if repeat is not None else []
     cfg += [f"paper={paper}"] if paper else []
     cfg += [f"state={state}"] if state else []
     return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--profile", str(PROFILE), "--config", *cfg]
+
+
+DEVICE_LIMITS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps")  # tables.devices.device_key
+
+
+def device_limit_sets(targets) -> list[dict]:
+    """The distinct device limits (memory, IOPS and bytes/s throttles) the targets run under: each
+    needs a calibration of the device under the same limits (tables.devices.device_key)."""
+    out = []
+    for t in targets:
+        lim = limits.split(t.request.knobs)[0]
+        d = {k: getattr(lim, k) for k in DEVICE_LIMITS if getattr(lim, k)}
+        if d not in out:
+            out.append(d)
+    return sorted(out, key=lambda d: sorted(d.items()))
+
+
+def calibrated(raw: Path, device_limits: dict) -> Path | None:
+    """An ok calibration run in `raw` of this machine and data device under exactly these limits."""
+    work = paths.work_dir()
+    work.mkdir(parents=True, exist_ok=True)
+    here = importer.machine_key(machine.hardware(work))
+    for d in sorted(Path(raw).glob("*_calibrate_fio_*"), reverse=True):
+        try:
+            m = rundir.read_manifest(d)
+        except (OSError, ValueError):
+            continue
+        rl = m.get("run_limits") or {}
+        if (m.get("status") == "ok" and importer.machine_key(m.get("hardware") or {}) == here
+                and all((rl.get(k) or None) == device_limits.get(k) for k in DEVICE_LIMITS)):
+            return d
+    return None
+
+
+def calibrate_missing(targets, raw: Path, out=sys.stderr) -> list[Path]:
+    """Calibrate the device (engbench calibrate) under every set of device limits the targets use and
+    `raw` holds no calibration for yet: the runs' device use (runs.read_iops_use ...) and the paper's
+    Device section compare each run with it. Returns the new calibration runs."""
+    from .run import calibrate
+    made = []
+    for lim in device_limit_sets(targets):
+        if calibrated(raw, lim):
+            continue
+        sets = [f"run.{k}={v}" for k, v in lim.items()]
+        print(f"engbench reproduce: calibrating the device ({', '.join(sets) or 'no limits'})", file=out, flush=True)
+        res = calibrate.calibrate(sets, out_dir=raw, argv=["engbench.reproduce", "calibrate", *sets])
+        if res.status != "ok":
+            raise RuntimeError(f"calibration {res.run_dir.name} ended {res.status}: {res.error}")
+        made.append(res.run_dir)
+    return made
 
 
 _FINISHED = re.compile(r"Finished jobid: \d+ \(Rule: (\w+)\)")
@@ -110,7 +168,7 @@ _KEY = re.compile(r"wildcards: key=(\S+)")
 
 
 def run(files: list[Path], repeat: int | None = None, paper: Path | None = None, state: Path | None = None,
-        out=sys.stderr) -> int:
+        out=sys.stderr, wait_quiet: float | None = None) -> int:
     """Plan, say what will run and for how long, run the workflow with a progress line per
     finished run, and return its exit status."""
     raw = paths.raw_dir()
@@ -118,9 +176,14 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
     n, todo = len(p["targets"]), p["todo"]
     print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
           f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
+    try:
+        calibrate_missing(p["targets"], raw, out)
+    except (params.ParamError, RuntimeError) as exc:
+        print(f"engbench reproduce: the device calibration failed: {exc}", file=out)
+        return 1
     left = dict(p["per_target_s"])
     started, ran, current, expected = time.monotonic(), 0, None, 0.0
-    proc = subprocess.Popen(command(files, repeat, paper, state), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(command(files, repeat, paper, state, wait_quiet), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, bufsize=1)
     log = []
     try:

@@ -21,6 +21,9 @@ def register(sub):
     p.add_argument("--into", type=Path, default=None, metavar="DIR",
                    help="a fresh reproduction: runs in DIR/raw, tables in DIR/processed, the paper in DIR/paper "
                         "(the shipped runs in data/raw are sealed already, so without it nothing is re-measured)")
+    p.add_argument("--wait-quiet", type=float, default=None, metavar="SECONDS",
+                   help="each run first waits at most this long for a quiet machine (default $ENGBENCH_WAIT_QUIET "
+                        "or 300; 0: no wait)")
     p.set_defaults(func=run)
 
 
@@ -48,4 +51,4 @@ def run(args) -> int:
     except params.ParamError as exc:
         print(f"engbench reproduce: refused, nothing run: {exc}", file=sys.stderr)
         return 2
-    return reproduce.run(files, repeat=args.repeat, paper=args.paper)
+    return reproduce.run(files, repeat=args.repeat, paper=args.paper, wait_quiet=args.wait_quiet)

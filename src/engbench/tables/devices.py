@@ -36,18 +36,26 @@ def calibration_row(run_dir, man: dict, results: dict) -> dict:
     return row
 
 
+def device_key(row) -> tuple:
+    """What a run and a calibration must share to be compared: the machine, the device, and the
+    limits that bound the device (memory, read/write IOPS and bytes/s: the limit.* columns). A page-
+    cache drop, an engine reopened or a counting-only cgroup change nothing the device can do."""
+    lim = tuple(None if row.get(c) != row.get(c) else row.get(c) for c in dev.LIMIT_COLS)
+    return (row["machine"], row["device"], *lim)
+
+
 def device_use(runs: pd.DataFrame, devices: pd.DataFrame) -> pd.DataFrame:
-    """runs with, per run, the calibration made on the same machine, device and limits (the
-    latest by run_id when there are several; none: NaN) and how close the run came to it:
+    """runs with, per run, the calibration made on the same machine, device and device limits
+    (device_key; the latest by run_id when there are several; none: NaN) and how close the run came to it:
     cal_read_iops (normalize.device.calibrated_read_iops: QD1 for one client, QD32 for several),
     read_iops_use = r/s ÷ cal_read_iops, read_mb_use = MB/s read ÷ seqread_mb_per_s,
     write_mb_use = MB/s written ÷ seqwrite_mb_per_s (normalize.device.use, mb_per_s)."""
     runs = runs.copy()
     runs["cal_run_id"] = runs["cal_run_id"].astype(object)
     ok = devices[devices["status"] == "ok"].sort_values("run_id") if len(devices) else devices
-    latest = {(r["machine"], r["device"], r["limits"]): r for r in ok.to_dict("records")}
+    latest = {device_key(r): r for r in ok.to_dict("records")}
     for i, r in runs.iterrows():
-        cal = latest.get((r["machine"], r["device"], r["limits"]))
+        cal = latest.get(device_key(r))
         if cal is None:
             continue
         iops = dev.calibrated_read_iops(cal, int(r["clients"]))
