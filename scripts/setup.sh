@@ -28,6 +28,7 @@ CACHE=${ENGBENCH_CACHE:-$HOME/.cache/engbench}
 KEEP_BUILDS=${ENGBENCH_KEEP_BUILDS:-3}
 mkdir -p "$CACHE"
 log() { echo "setup: $*" >&2; }
+took() { echo "setup: $1 took $((SECONDS - $2)) s" >&2; }   # took WHAT START: how long a step took
 
 parts=()
 for a in "${@:-core}"; do
@@ -49,9 +50,11 @@ apt_need() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing Debian packages: ${missing[*]}"
+  local t0=$SECONDS
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq >&2
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  took "installing ${#missing[@]} Debian packages" "$t0"
 }
 
 # A cached build is in use while a checkout's build/ link points into it: each set-up records its
@@ -120,15 +123,19 @@ if [ -L "$venv" ]; then rm -f "$venv"; fi   # the shared, symlinked environment 
 if [ "$(cat "$venv/.engbench-env" 2>/dev/null)" != "$env_key" ] \
    || ! "$venv/bin/python" -c "import engbench, sys; sys.exit(0 if engbench.__file__.startswith('$here/src/') else 1)" 2>/dev/null; then
   log "creating this checkout's Python environment in $venv"
+  t0=$SECONDS
   rm -rf "$venv"
   "$tools/bin/uv" venv --quiet --python "$PY" "$venv" >&2
   "$tools/bin/uv" pip install --quiet --python "$venv/bin/python" -r "$here/requirements.txt" >&2
   "$tools/bin/uv" pip install --quiet --python "$venv/bin/python" --no-deps -e "$here" >&2
   echo "$env_key" > "$venv/.engbench-env"
+  took "the Python environment" "$t0"
 fi
 
 # --- core: WiredTiger ---
+t0=$SECONDS
 wt_prefix=$(PATH="$tools/bin:$PATH" bash "$here/scripts/build_wiredtiger.sh" | tail -n 1)
+[ $((SECONDS - t0)) -lt 2 ] || took "WiredTiger" "$t0"
 use_build "$wt_prefix"
 
 # --- core: the driver and its unit tests ---
@@ -137,10 +144,12 @@ drv_key=$( (cd "$here/driver" && find . -type f \( -name '*.cc' -o -name '*.h' -
 drv="$CACHE/driver-$drv_key"
 if [ ! -f "$drv/.complete" ]; then
   log "building the driver into $drv"
+  t0=$SECONDS
   rm -rf "$drv"
   cmake -S "$here/driver" -B "$drv" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWT_PREFIX="$wt_prefix" >&2
   ninja -C "$drv" >&2
   touch "$drv/.complete"
+  took "the driver" "$t0"
 fi
 use_build "$drv"
 mkdir -p "$here/build"
