@@ -105,3 +105,24 @@ def test_the_findings_per_200k_costs_are_the_runs_columns(shipped):
             assert r.value == pytest.approx(runs.loc[r.run_id, col], rel=1e-9)
             assert runs.loc[r.run_id, col] == pytest.approx(runs.loc[r.run_id, col.replace("200k", "op")] * 200_000,
                                                             rel=1e-9)
+
+
+def test_the_findings_amplifications_are_the_rum_tables(shipped):
+    """The RUM findings (000-lsm-better-space-and-write, 000-btree-better-read) divide what the paper's
+    and the notebooks' RUM tables divide: each value is the processed column the YCSB RUM table
+    shows (space_amp, read_amp_cgroup; the load's write_amp_process), run by run."""
+    processed = shipped / "data" / "processed"
+    values = pd.read_csv(processed / "findings_values.csv")
+    runs = pd.read_csv(processed / "runs.csv").set_index("run_id")
+    loads = pd.read_csv(processed / "loads.csv").set_index("run_id")
+    checked = 0
+    for fid, table, col in (("000-lsm-better-space-and-write", runs, "space_amp"),
+                            ("000-lsm-better-space-and-write", loads, "write_amp_process"),
+                            ("000-btree-better-read", runs, "read_amp_cgroup")):
+        v = values[(values["id"] == fid) & values["run_id"].isin(table.index)]
+        for r in v.itertuples():
+            if "load" in r.label and table is runs or "load" not in r.label and table is loads:
+                continue
+            assert r.value == pytest.approx(table.loc[r.run_id, col], rel=1e-9), (fid, r.label, col)
+            checked += 1
+    assert checked >= 18, checked  # 3 repetitions x 2 engines x (space, load write) + x (C, E read)

@@ -69,6 +69,16 @@ _LOADSLOWER = tuple(lb(e, db, "snappy", "loads:q", tag=" (load)") for e in (BT, 
 _COMPARABLE = (lb(RX, "iobound", "snappy", "q"), lb(BT, "iobound", "snappy", "q"))
 
 
+# the read/write/space trade-off, measured on the YCSB RUM runs (repro_ycsb_rum_*: 112 MiB memory limit,
+# 200k records), by the same columns the paper's and the notebook's RUM tables show (one definition
+# per figure: normalize.amplification): space_amp (allocated ÷ logical bytes), the load's write
+# amplification by the engine process's own writes, read amplification by the run's own cgroup
+_SPACE = tuple(Pick(f"{e}, YCSB A", "repro_ycsb_rum_a", e, "space_amp") for e in (RX, BT))
+_LWRITE = tuple(Pick(f"{e}, YCSB A load", "repro_ycsb_rum_a", e, "loads:write_amp_process") for e in (RX, BT))
+_READAMP = tuple(Pick(f"{e}, YCSB {x.upper()}", f"repro_ycsb_rum_{x}", e, "read_amp_cgroup")
+                 for x in ("c", "e") for e in (BT, RX))
+
+
 def _pairs_less(s, picks):
     return rules.all_of([rules.less(s, picks[i].label, picks[i + 1].label) for i in range(0, len(picks), 2)])
 
@@ -143,6 +153,16 @@ FINDINGS += [
                                                  for i in (0, 2)]),
             "for each engine, the smaller graph's load above the larger's (\"a bit slower\"), repetitions apart",
             "inserts/s"),
+    Finding("000-lsm-better-space-and-write", "000", "In most cases an LSM should have better space and write efficiency",
+            "space amplification (allocated ÷ logical bytes) and the load's write amplification (the engine "
+            "process's own writes ÷ logical bytes loaded)", "RocksDB against WiredTiger B-tree, YCSB A under a "
+            "112 MiB memory limit", (), _SPACE + _LWRITE, lambda s: _pairs_less(s, _SPACE + _LWRITE),
+            "RocksDB below WiredTiger in both, repetitions apart", "×"),
+    Finding("000-btree-better-read", "000", "while a B-Tree should have better read efficiency",
+            "read amplification: the run's own cgroup's bytes read ÷ bytes the reads returned",
+            "WiredTiger B-tree against RocksDB, YCSB C (point reads) and E (scans) under a 112 MiB memory limit", (),
+            _READAMP, lambda s: _pairs_less(s, _READAMP),
+            "WiredTiger below RocksDB in C and in E, repetitions apart", "×"),
     Finding("000-load-rate-similar-small-large", "000",
             "there isn't a substantial difference for 2m or 40m insert workload",
             "links + nodes loaded per second", "WiredTiger, cached against IO-bound graph, snappy", (), _LOADRATE,
