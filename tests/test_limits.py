@@ -124,7 +124,7 @@ def test_limits_that_cannot_hold_are_refused_and_nothing_is_written(scratch, arg
     assert out.returncode == 2, out
     assert needle in out.stderr and "nothing written" in out.stderr, out.stderr
     assert not (scratch / "raw").exists() or not any((scratch / "raw").iterdir())
-    assert our_groups() == before
+    assert set(our_groups()) <= set(before), "no group made (a dead engbench's leftovers may be cleaned meanwhile)"
 
 
 def _immutable(path: Path, on: bool):
@@ -258,7 +258,10 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
     assert any(g.exists() for g in groups), "a SIGKILLed engbench leaves its (empty) group"
     out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=1000", "--no-progress")
     assert out.returncode == 0, out.stderr
-    assert "marked abandoned" in out.stderr and "removed the cgroup" in out.stderr
+    # the next engbench removes what a dead one left, whichever engbench it is: on two test workers
+    # the other worker's run may have removed the group first (it says so in its own output)
+    assert "marked abandoned" in out.stderr and ("removed the cgroup" in out.stderr
+                                                 or not any(g.exists() for g in groups)), out.stderr
     m = rundir.read_manifest(run_dir)
     assert m["status"] == "abandoned" and str(m["engbench"]["pid"]) in m["error"]
     assert rundir.check(run_dir) == [], "the partial captures are sealed"

@@ -2,6 +2,7 @@
 is caught and named, and the exit status says whether everything matched."""
 
 import json
+import re
 import os
 import shutil
 import stat
@@ -168,7 +169,7 @@ def test_a_pdf_not_made_from_the_recomputed_paper_md_is_named(copy, capsys):
     _retypeset(build, md.replace("Three ways to keep an ordered index on disk", "Three ways to keep an index"))
     rc, out = _verify(copy, capsys)
     assert rc == 1
-    assert "paper: paper.pdf: not the one the recomputed paper.md gives: the text of page 1 differs" in out
+    assert re.search(r"paper: paper\.pdf: not the one the recomputed paper\.md gives: the text of page \d+ differs", out), out
     assert "paper.md" not in out.replace("recomputed paper.md", "")   # paper.md itself is intact
 
 

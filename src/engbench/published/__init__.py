@@ -18,9 +18,19 @@ from .check import (FIELDS, NOTHING, Finding, check_paths, check_tables, default
 from .claims import check_all as check_claims_frame
 from .claims import check_claims
 from .relations import RELATIONS, Ref, Relation, ref
-from .shipped import CHECK_COLUMNS, checks_table
 from .tables import PublishedInputError, load_table
 from .values import Interval, Printed, parse_printed
+
+
+
+def __getattr__(name):
+    """checks_table and CHECK_COLUMNS (shipped.py, which needs pandas) load on first use: `engbench
+    check-published` and `engbench --help` import this package and stay light (tests/test_cli.py)."""
+    if name in ("CHECK_COLUMNS", "checks_table"):
+        from . import shipped
+        return getattr(shipped, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CHECK_COLUMNS", "FAILS", "FIELDS", "HOLDS", "HOLDS_OTHERWISE", "NOTHING", "NOT_TESTABLE", "QUOTE_MISSING",

@@ -31,7 +31,10 @@ from pathlib import Path
 from .. import paths
 
 TEMPLATE = "template.typst"
-FORMAT = "markdown-auto_identifiers-tex_math_dollars-raw_tex-raw_html-raw_attribute-subscript-superscript"
+# pandoc's Markdown without what would read engbench's text as markup: no implicit header references
+# ("[device]", a counter's name in brackets, would link to the Device section), no TeX or raw HTML
+FORMAT = ("markdown-auto_identifiers-implicit_header_references-tex_math_dollars-raw_tex-raw_html-raw_attribute"
+          "-subscript-superscript")
 FONT_DIR = Path("/usr/share/fonts/truetype/dejavu")
 FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")   # Debian's fonts-dejavu-core
 LABEL = re.compile(r"\{#((?:tab|fig|sec)-[A-Za-z0-9_-]+)\}")

@@ -68,8 +68,6 @@ LIMITS = [_c("limits", "", "manifest", "", "every run limit in one label ('none'
           _c("limit.read_bps", "bytes/s", "manifest", "", "run.read_bps throttle (NaN: none)"),
           _c("limit.write_bps", "bytes/s", "manifest", "", "run.write_bps throttle (NaN: none)"),
           _c("limit.drop_caches", "bool", "manifest", "", "whether the page cache was dropped"),
-          _c("limit.reopen_after_load", "bool", "manifest", "", "whether the engine was closed and opened again "
-             "between the load and the measured phase (run.reopen_after_load)"),
           _c("limit.cgroup_version", "", "manifest", "", "cgroup version of the run's group (NaN: no group)")]
 WINDOW = [_c("coverage_iostat", "fraction", "device", "", "share of the window iostat's samples cover"),
           _c("coverage_vmstat", "fraction", "host", "", "share of the window vmstat's samples cover"),
@@ -143,7 +141,8 @@ TABLES = {
         _c("target", "", "workflow", "", "the workflow target key (<file stem>.<engine>.r<n>)"),
         _c("repetition", "", "workflow", "", "the target's repetition"), _c("seed", "", "manifest"),
         _c("ncpu", "CPUs", "manifest"), _c("device", "", "manifest", "", "the data device iostat rows are taken from"),
-        *LIMITS,
+        *LIMITS, _c("limit.reopen_after_load", "bool", "manifest", "", "whether the engine was closed and opened "
+                    "again between the load and the measured phase (run.reopen_after_load)"),
         _c("window_start_unix_s", "s", "driver", "", "start of the measured client window"),
         _c("window_end_unix_s", "s", "driver", "", "end of the measured client window"),
         _c("seconds", "s", "driver", "", "measured seconds"), _c("op_unit", "", "driver", "", "what one operation is"),
