@@ -12,6 +12,9 @@ import pytest
 from engbench import reproduce
 from engbench.run import params
 import workflow_run as wf
+from conftest import WORKFLOW
+
+pytestmark = WORKFLOW
 
 
 @pytest.fixture

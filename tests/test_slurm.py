@@ -14,9 +14,10 @@ import pytest
 import slurm_cluster
 import workflow_run as wf
 from engbench.run import rundir
+from conftest import WORKFLOW
 
-pytestmark = pytest.mark.skipif(not all(shutil.which(d) for d in ("slurmctld", "slurmd", "munged")),
-                                reason="Slurm/munge not installed (scripts/setup_workflow.sh)")
+pytestmark = [pytest.mark.skipif(not all(shutil.which(d) for d in ("slurmctld", "slurmd", "munged")),
+                                reason="Slurm/munge not installed (scripts/setup_workflow.sh)"), WORKFLOW]
 
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: \S*/rule_run/([^/]+)/")
 

@@ -18,6 +18,9 @@ import pytest
 import workflow_run as wf
 from engbench import matrix
 from engbench.run import params, rundir
+from conftest import WORKFLOW
+
+pytestmark = WORKFLOW
 
 ORDER = ["tiny.sqlite.r1", "tiny.lmdb.r1", "tiny.sqlite.r2", "tiny.lmdb.r2"]
 
