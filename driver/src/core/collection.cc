@@ -186,10 +186,10 @@ auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
   }
 }
 
-uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids) {
-  if (docs.empty()) return 0;
+uint64_t Collection::insert_batch(Session& s, const Doc* docs, size_t n, std::vector<uint64_t>* ids) {
+  if (n == 0) return 0;
   // Ids are taken once: a retried batch writes the same documents under the same ids.
-  const uint64_t first = next_id_.fetch_add(docs.size(), std::memory_order_relaxed);
+  const uint64_t first = next_id_.fetch_add(n, std::memory_order_relaxed);
   const size_t ids_before = ids ? ids->size() : 0;
   return retry_conflicts([&] {
   if (ids) ids->resize(ids_before);
@@ -197,7 +197,7 @@ uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std:
   s.begin();
   try {
     char rk[8];
-    for (size_t i = 0; i < docs.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       uint64_t id = first + i;
       store_be64(id, rk);
       s.put(record_table_, std::string_view(rk, 8), docs[i].bytes);

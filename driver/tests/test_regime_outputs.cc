@@ -1,0 +1,83 @@
+// What issue 26's regime gates read from a run, and the parameters that put runs in the source
+// documents' regime: iibench's documents per transaction (docs_per_txn), the engines' background work
+// with its times (summary engine_events: WiredTiger checkpoints, RocksDB flushes and compactions),
+// and linkbench's defaults, which are LinkBench's shipped FBWorkload mix.
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+#include "workloads/workload.h"
+
+namespace {
+
+eb::json config(const std::string& workload, const std::string& engine, const std::string& dir, eb::json params,
+                eb::json knobs = eb::json::object()) {
+  eb::json k = ebtest::small_knobs_json(engine);
+  for (auto it = knobs.begin(); it != knobs.end(); ++it) k[it.key()] = it.value();
+  return {{"workload", workload}, {"engine", engine}, {"knobs", k},  {"params", params},
+          {"seed", 3},           {"data_dir", dir + "/data"},       {"output_dir", dir + "/out"}};
+}
+
+eb::json run(const eb::json& raw) {
+  int rc = -1;
+  eb::json s = ebtest::run_summary(raw, &rc);
+  EXPECT_EQ(rc, 0) << s.dump();
+  return s;
+}
+
+eb::json stats_after(const eb::json& raw) {
+  return eb::json::parse(ebtest::read_text(raw["output_dir"].get<std::string>() + "/engine_stats_after.json"));
+}
+
+// A counter's change over the run (after minus before).
+int64_t delta(const eb::json& raw, const std::string& stat) {
+  const std::string out = raw["output_dir"];
+  eb::json b = eb::json::parse(ebtest::read_text(out + "/engine_stats_before.json"));
+  eb::json a = eb::json::parse(ebtest::read_text(out + "/engine_stats_after.json"));
+  return a.value(stat, int64_t{0}) - b.value(stat, int64_t{0});
+}
+
+// ---------------------------------------------------------------------------------------------
+// iibench docs_per_txn: MongoDB commits each document of an insert request on its own.
+
+TEST(IIBenchDocsPerTxn, OneDocumentPerTransactionOnWiredTigerSameStream) {
+  const eb::json p = {{"max_rows", 3000}, {"batch", 500}, {"length_char_fields", 20}};
+  ebtest::TempDir whole, each;
+  eb::json a_raw = config("iibench", "wiredtiger", whole.path, p);
+  eb::json p1 = p;
+  p1["docs_per_txn"] = 1;
+  eb::json b_raw = config("iibench", "wiredtiger", each.path, p1);
+  eb::json a = run(a_raw), b = run(b_raw);
+  const std::string committed = "transaction: transactions committed";
+  // 6 requests of 500: 6 transactions (plus a few of the engine's own) against one per document.
+  EXPECT_LT(delta(a_raw, committed), 100) << stats_after(a_raw).value(committed, -1);
+  EXPECT_GE(delta(b_raw, committed), 3000);
+  EXPECT_LT(delta(b_raw, committed), 3100);
+  // The same requests, documents and stream: only the transactions differ.
+  EXPECT_EQ(a["op_stream_hash"], b["op_stream_hash"]);
+  EXPECT_EQ(a["totals"]["insert"]["requests"], 6);
+  EXPECT_EQ(b["totals"]["insert"]["requests"], 6);
+  EXPECT_EQ(b["totals"]["insert"]["items"], 3000);
+  EXPECT_EQ(a["logical_index_key_bytes"], b["logical_index_key_bytes"]);
+}
+
+TEST(IIBenchDocsPerTxn, GroupsOfARequestAreWritesOfTheirOwnOnRocksDB) {
+  // RocksDB's Write() calls: each done by its own thread or by a group leader for it.
+  for (int per : {0, 7}) {
+    ebtest::TempDir d;
+    eb::json raw = config("iibench", "rocksdb", d.path, {{"max_rows", 1000}, {"batch", 100}, {"docs_per_txn", per}});
+    run(raw);
+    const int64_t writes = delta(raw, "rocksdb.write.self") + delta(raw, "rocksdb.write.other");
+    EXPECT_EQ(writes, per == 0 ? 10 : 10 * 15) << per;  // 100 = 14 groups of 7 and one of 2
+  }
+}
+
+TEST(IIBenchDocsPerTxn, ANegativeValueIsRefused) {
+  eb::ResolvedConfig cfg;
+  std::vector<std::string> problems;
+  ebtest::TempDir d;
+  EXPECT_FALSE(eb::resolve_config(config("iibench", "null", d.path, {{"docs_per_txn", -1}}), &cfg, &problems));
+  ASSERT_FALSE(problems.empty());
+  EXPECT_NE(problems[0].find("docs_per_txn"), std::string::npos) << problems[0];
+}
+
+}  // namespace
