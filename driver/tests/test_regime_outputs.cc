@@ -80,4 +80,74 @@ TEST(IIBenchDocsPerTxn, ANegativeValueIsRefused) {
   EXPECT_NE(problems[0].find("docs_per_txn"), std::string::npos) << problems[0];
 }
 
+// ---------------------------------------------------------------------------------------------
+// engine_events: each background job's wall-clock window, so a run can count those inside its
+// measured window.
+
+void expect_windows(const eb::json& events, const eb::json& s, const std::string& what) {
+  const double t0 = s["client"]["start_unix_s"], t1 = s["client"]["end_unix_s"];
+  for (const auto& e : events) {
+    ASSERT_TRUE(e["start_unix_s"].is_number()) << what << " " << e.dump();
+    if (e["end_unix_s"].is_null()) continue;  // still running when the run ended
+    EXPECT_LE(e["start_unix_s"].get<double>(), e["end_unix_s"].get<double>()) << what;
+    // iibench loads nothing before its client window: every job is from the engine's open on,
+    // a few seconds at most before the window, and ends before the after-stats.
+    EXPECT_GT(e["start_unix_s"].get<double>(), t0 - 10) << what;
+    EXPECT_LT(e["end_unix_s"].get<double>(), t1 + 10) << what;
+  }
+}
+
+TEST(EngineEvents, WiredTigerRecordsEachCheckpointsTimes) {
+  ebtest::TempDir d;
+  eb::json raw = config("iibench", "wiredtiger", d.path, {{"max_rows", 0}, {"max_seconds", 3.6}, {"batch", 100}},
+                        {{"wiredtiger.checkpoint_interval_s", 1}});
+  eb::json s = run(raw);
+  ASSERT_TRUE(s["engine_events"].contains("checkpoints")) << s["engine_events"].dump();
+  const eb::json& c = s["engine_events"]["checkpoints"];
+  EXPECT_GE(c.size(), 2u) << c.dump();
+  EXPECT_LE(c.size(), 4u) << c.dump();
+  size_t done = 0;
+  for (size_t i = 0; i < c.size(); ++i) {
+    done += c[i]["end_unix_s"].is_null() ? 0 : 1;
+    EXPECT_FALSE(c[i].contains("failed"));
+    // one checkpointer: each starts >= 1 s after the previous one ended
+    if (i > 0 && !c[i - 1]["end_unix_s"].is_null())
+      EXPECT_GE(c[i]["start_unix_s"].get<double>() - c[i - 1]["end_unix_s"].get<double>(), 0.99);
+  }
+  expect_windows(c, s, "checkpoint");
+  EXPECT_EQ(static_cast<int64_t>(done), stats_after(raw)["engbench: checkpoints taken"].get<int64_t>());
+}
+
+TEST(EngineEvents, RocksDBRecordsFlushesAndCompactions) {
+  ebtest::TempDir d;
+  // 256 KiB memtables: the load flushes every few hundred documents, and L0 fills up to compaction.
+  eb::json raw = config("iibench", "rocksdb", d.path, {{"max_rows", 30000}, {"batch", 500}, {"length_char_fields", 200}},
+                        {{"rocksdb.write_buffer_size", "256KB"}});
+  eb::json s = run(raw);
+  const eb::json& ev = s["engine_events"];
+  ASSERT_TRUE(ev.contains("flushes") && ev.contains("compactions")) << ev.dump();
+  EXPECT_GE(ev["flushes"].size(), 10u) << ev.dump();
+  EXPECT_GE(ev["compactions"].size(), 1u) << ev.dump();
+  expect_windows(ev["flushes"], s, "flush");
+  expect_windows(ev["compactions"], s, "compaction");
+  for (const auto& f : ev["flushes"]) EXPECT_TRUE(f["table"].is_string());
+  for (const auto& c : ev["compactions"]) EXPECT_GE(c["output_level"].get<int>(), 0);
+  auto completed = [](const eb::json& list) {
+    int64_t n = 0;
+    for (const auto& e : list) n += e["end_unix_s"].is_null() ? 0 : 1;
+    return n;
+  };
+  const eb::json after = stats_after(raw);
+  EXPECT_EQ(after["engbench: flushes completed"].get<int64_t>(), completed(ev["flushes"]));
+  EXPECT_EQ(after["engbench: compactions completed"].get<int64_t>(), completed(ev["compactions"]));
+}
+
+TEST(EngineEvents, EnginesWithoutBackgroundJobsReportNone) {
+  for (const char* engine : {"null", "lmdb"}) {
+    ebtest::TempDir d;
+    eb::json s = run(config("iibench", engine, d.path, {{"max_rows", 200}, {"batch", 100}}));
+    EXPECT_TRUE(s["engine_events"].is_object() && s["engine_events"].empty()) << engine << s["engine_events"].dump();
+  }
+}
+
 }  // namespace

@@ -48,6 +48,7 @@ struct Run {
   int nthreads = 0;
   bool interrupted = false;
   json stats_before = json::object(), stats_after = json::object();
+  json events = json::object();  // Engine::events() at the end (before close): summary engine_events
   json dropped = nullptr;  // drop_caches_after_load: when and how long
   json extra = json::object();  // the workload's own summary fields
 };

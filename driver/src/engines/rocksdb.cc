@@ -10,6 +10,7 @@
 // Statistics (tickers and histograms, stats_level kExceptDetailedTimers) stay on: stats() reports them.
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_context.h>
 #include <rocksdb/perf_level.h>
@@ -70,6 +71,26 @@ rocksdb::CompressionType compression_of(const std::string& name) {
 
 rocksdb::Slice slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 std::string_view view(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+// Each flush's and compaction's start and end (Engine::events), from RocksDB's own callbacks (they
+// run on its background threads).
+class EventTimes final : public rocksdb::EventListener {
+ public:
+  void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo& i) override {
+    flushes.begin(key(i.cf_name, i.job_id), {{"table", i.cf_name}});
+  }
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo& i) override { flushes.end(key(i.cf_name, i.job_id)); }
+  void OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo& i) override {
+    compactions.begin(key(i.cf_name, i.job_id), {{"table", i.cf_name}, {"output_level", i.output_level}});
+  }
+  void OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo& i) override {
+    compactions.end(key(i.cf_name, i.job_id), i.status.ok());
+  }
+  EventLog flushes, compactions;
+
+ private:
+  static std::string key(const std::string& cf, int job) { return cf + "#" + std::to_string(job); }
+};
 
 struct RocksShared {
   rocksdb::DB* db = nullptr;
@@ -224,6 +245,8 @@ class RocksEngine final : public Engine {
       throw EngineError("rocksdb: open: max_background_jobs must be >= 1");
     statistics_ = rocksdb::CreateDBStatistics();
     db_opts.statistics = statistics_;
+    events_ = std::make_shared<EventTimes>();
+    db_opts.listeners.push_back(events_);
 
     // Every existing column family must be opened.
     std::vector<std::string> names;
@@ -269,6 +292,8 @@ class RocksEngine final : public Engine {
   json stats() override {
     require_open("stats");
     json out = json::object();
+    out["engbench: flushes completed"] = events_->flushes.completed();
+    out["engbench: compactions completed"] = events_->compactions.completed();
     for (const auto& [ticker, name] : rocksdb::TickersNameMap)
       out[name] = statistics_->getTickerCount(ticker);
     for (const char* prop :
@@ -291,6 +316,11 @@ class RocksEngine final : public Engine {
       out["rocksdb.num-files-at-level" + std::to_string(level)] = total;
     }
     return out;
+  }
+
+  json events() override {
+    if (!events_) return json::object();
+    return {{"flushes", events_->flushes.list()}, {"compactions", events_->compactions.list()}};
   }
 
   void close() override {
@@ -321,6 +351,7 @@ class RocksEngine final : public Engine {
   rocksdb::ColumnFamilyOptions cf_opts_;
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::shared_ptr<EventTimes> events_;
   std::vector<std::pair<std::string, rocksdb::ColumnFamilyHandle*>> cf_by_name_;
   std::vector<std::string> table_names_;
 };

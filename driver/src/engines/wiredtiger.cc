@@ -334,6 +334,8 @@ class WtEngine final : public Engine {
     return out;
   }
 
+  json events() override { return {{"checkpoints", ckpt_log_.list()}}; }
+
   void close() override {
     if (!sh_) return;
     stop_checkpointer();
@@ -371,6 +373,7 @@ class WtEngine final : public Engine {
   std::thread ckpt_thread_;
   std::mutex ckpt_mu_;
   std::condition_variable ckpt_cv_;
+  EventLog ckpt_log_;  // each periodic checkpoint's start and end (events())
   bool ckpt_stop_ = false;
   std::string ckpt_error_;
 
@@ -382,7 +385,9 @@ class WtEngine final : public Engine {
       std::unique_lock<std::mutex> lk(ckpt_mu_);
       while (!ckpt_cv_.wait_for(lk, std::chrono::seconds(seconds), [this] { return ckpt_stop_; })) {
         lk.unlock();
+        ckpt_log_.begin("checkpoint");
         int ret = s->checkpoint(s, nullptr);
+        ckpt_log_.end("checkpoint", ret == 0);
         lk.lock();
         if (ret == 0)
           ++checkpoints_;
