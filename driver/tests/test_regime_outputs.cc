@@ -150,4 +150,47 @@ TEST(EngineEvents, EnginesWithoutBackgroundJobsReportNone) {
   }
 }
 
+// ---------------------------------------------------------------------------------------------
+// linkbench's defaults: LinkBench's FBWorkload.properties (the uncorrelated blends and
+// getlinklist_history), which the source documents' runs used.
+
+const eb::WorkloadInfo& linkbench() {
+  for (const auto& w : eb::workload_registry())
+    if (w.name == "linkbench") return w;
+  throw std::runtime_error("no linkbench");
+}
+
+double default_of(const std::string& param) {
+  for (const auto& p : linkbench().params)
+    if (p.name == param) return p.default_value.get<double>();
+  throw std::runtime_error("no param " + param);
+}
+
+TEST(LinkBenchDefaults, AreFBWorkloadsBlendsAndHistory) {
+  EXPECT_EQ(default_of("read_uncorr_blend"), 99.5);
+  EXPECT_EQ(default_of("write_uncorr_blend"), 95.0);
+  EXPECT_EQ(default_of("getlinklist_history"), 0.3);
+}
+
+TEST(LinkBenchDefaults, RunTheFBWorkloadStreamAndReadFarFewerRowsPerList) {
+  const eb::json p = {{"maxid1", 5001}, {"requests", 6000}};
+  eb::json fb = p, zero = p;
+  fb.update({{"read_uncorr_blend", 99.5}, {"write_uncorr_blend", 95.0}, {"getlinklist_history", 0.3}});
+  zero.update({{"read_uncorr_blend", 0.0}, {"write_uncorr_blend", 0.0}, {"getlinklist_history", 0.0}});
+  ebtest::TempDir d1, d2, d3;
+  eb::json dflt = run(config("linkbench", "null", d1.path, p));
+  eb::json spelled = run(config("linkbench", "null", d2.path, fb));
+  EXPECT_EQ(dflt["op_stream_hash"], spelled["op_stream_hash"]);
+  EXPECT_NEAR(dflt["getlinklist_history"]["percent_of_get_links_list"].get<double>(), 0.3, 1e-9);
+  // On a storing engine: rows returned per get_links_list, the blends' point (README: ~100x).
+  eb::json a = run(config("linkbench", "lmdb", d3.path, p));
+  ebtest::TempDir d4;
+  eb::json b = run(config("linkbench", "lmdb", d4.path, zero));
+  EXPECT_NE(a["op_stream_hash"], b["op_stream_hash"]);
+  auto rows = [](const eb::json& s) {
+    return s["totals"]["get_links_list"]["items"].get<double>() / s["totals"]["get_links_list"]["requests"].get<double>();
+  };
+  EXPECT_GT(rows(b), 10 * rows(a)) << rows(a) << " vs " << rows(b);
+}
+
 }  // namespace

@@ -22,10 +22,13 @@
 // Zipf over [1, maxid1) (shapes 0.8 link reads, 0.741 link writes, 0.625 node reads, 0.606 node
 // updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler);
 // read_uncorr_blend / write_uncorr_blend percent of the link ops' draws go through a second
-// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; default 0,
-// FBWorkload ships 99.5 / 95); getlinklist_history percent of get_links_list requests page past
-// a list whose last page came back full (LinkBench's tail history, kept from the stream and the
-// loaded graph: see TailHistory; default 0, FBWorkload ships 0.3). id2: an existing
+// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; defaults
+// 99.5 / 95 as FBWorkload.properties ships them); getlinklist_history percent of get_links_list
+// requests page past a list whose last page came back full (LinkBench's tail history, kept from the
+// stream and the loaded graph: see TailHistory; default 0.3, FBWorkload's). With the blends at 0 (the
+// defaults before issue 26) every link op's popularity follows out-degree and a get_links_list reads
+// ~100x the rows of LinkBench's mix; the op streams of those runs are pinned with the 0s spelled
+// out (driver/tests/test_stream_pins.cc). id2: an existing
 // link of id1 with probability 0.5 (get), 0.9 (update/delete), 0.05 (add), else uniform. Payloads:
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
@@ -399,21 +402,21 @@ WorkloadInfo linkbench_info() {
       {"addnode", ParamType::Double, 2.5732789, "percent: add_node"},
       {"updatenode", ParamType::Double, 7.366437, "percent: update_node"},
       {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node"},
-      {"read_uncorr_blend", ParamType::Double, 0.0,
+      {"read_uncorr_blend", ParamType::Double, 99.5,
        "percent of link reads whose id1's popularity is independent of its out-degree (LinkBench's "
-       "read_uncorr_blend; FBWorkload.properties ships 99.5)"},
-      {"write_uncorr_blend", ParamType::Double, 0.0,
+       "read_uncorr_blend, FBWorkload.properties' 99.5; 0 = every link read follows out-degree)"},
+      {"write_uncorr_blend", ParamType::Double, 95.0,
        "percent of link writes whose id1's popularity is independent of its out-degree (LinkBench's "
-       "write_uncorr_blend; FBWorkload.properties ships 95)"},
+       "write_uncorr_blend, FBWorkload.properties' 95)"},
       {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list"},
       {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link"},
       {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids"},
       {"node_update_shape", ParamType::Double, 0.606, "Zipf shape of update_node ids (delete_node: uniform)"},
       {"link_datasize", ParamType::Double, 8.0, "median link payload bytes (log-normal, sigma 1, cap 255)"},
       {"node_datasize", ParamType::Double, 128.0, "median node payload bytes (log-normal, sigma 1)"},
-      {"getlinklist_history", ParamType::Double, 0.0,
+      {"getlinklist_history", ParamType::Double, 0.3,
        "percent of get_links_list requests that read the next page of a list whose last page came back full "
-       "(LinkBench's getlinklist_history; FBWorkload.properties ships 0.3); counted as get_links_list"},
+       "(LinkBench's getlinklist_history, FBWorkload.properties' 0.3); counted as get_links_list"},
       {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)"},
       {"verify", ParamType::Bool, false, "read back after each write and count mismatches (summary verify)"},
       {"collection_prefix", ParamType::String, std::string("lb_"), "collection names: <prefix>node, link, count"},
