@@ -26,7 +26,7 @@ std::vector<std::pair<std::string, eb::json>> non_default_values(const eb::Param
       {"write_buffer_size", int64_t(4) << 20},    {"map_size", int64_t(256) << 20},
       {"checkpoint_interval_s", 1},               {"max_background_jobs", 4},
       {"page_size", 8192},                        {"mmap_size", int64_t(64) << 20},
-      {"compression_per_level", "none,none,snappy,zstd,lz4,zlib,zstd"},
+      {"compression_per_level", "none,none,snappy,zstd,lz4,zlib,zstd"}, {"lsm_chunk_size", int64_t(1) << 20},
   };
   std::vector<std::pair<std::string, eb::json>> out;
   auto it = special.find(k.name);

@@ -80,6 +80,22 @@ TEST(IIBenchDocsPerTxn, ANegativeValueIsRefused) {
   EXPECT_NE(problems[0].find("docs_per_txn"), std::string::npos) << problems[0];
 }
 
+// WiredTiger LSM in a small cache: each LSM tree needs 3 chunks (+ merge pages) of cache
+// (WiredTiger refuses a cache below that), so iibench's 5 trees at the default 10MB chunks need
+// ~160MB; lsm_chunk_size scales the chunks down with the cache (003's smallest step is 16MB).
+TEST(WiredTigerLsm, ChunkSizeLetsIIBenchsTreesOpenInASmallCache) {
+  const eb::json p = {{"max_rows", 20000}, {"batch", 1000}, {"docs_per_txn", 1}, {"length_char_fields", 50}};
+  ebtest::TempDir d1, d2;
+  int rc = -1;
+  eb::json refused = ebtest::run_summary(config("iibench", "wiredtiger-lsm", d1.path, p, {{"wiredtiger.cache_size", "16MB"}}), &rc);
+  EXPECT_EQ(rc, 1);
+  EXPECT_NE(refused["error"].get<std::string>().find("Invalid argument"), std::string::npos) << refused["error"];
+  eb::json s = run(config("iibench", "wiredtiger-lsm", d2.path, p,
+                          {{"wiredtiger.cache_size", "16MB"}, {"wiredtiger.lsm_chunk_size", "1MB"}}));
+  EXPECT_EQ(s["totals"]["insert"]["items"], 20000);
+  EXPECT_EQ(s["knobs"]["wiredtiger.lsm_chunk_size"], 1 << 20);
+}
+
 // ---------------------------------------------------------------------------------------------
 // engine_events: each background job's wall-clock window, so a run can count those inside its
 // measured window.

@@ -33,6 +33,8 @@ std::vector<ParamSpec> wt_knobs() {
       {"checkpoint_interval_s", ParamType::Int, 60, "seconds between checkpoints (mongod syncdelay); 0 = only at close"},
       {"read_once", ParamType::Bool, false, "open every scan cursor with read_once=true"},
       {"statistics", ParamType::Enum, "fast", "connection statistics level", {"none", "fast", "all"}},
+      {"lsm_chunk_size", ParamType::Bytes, int64_t(10) << 20,
+       "wiredtiger-lsm only: LSM chunk size (lsm=(chunk_size), WiredTiger's default 10MB; 512KB-500MB)"},
   };
 }
 
@@ -244,6 +246,7 @@ class WtEngine final : public Engine {
     int64_t ckpt = knob_int(knobs, "checkpoint_interval_s", 60);
     std::string statistics = knob_str(knobs, "statistics", "fast");
     statistics_ = statistics;
+    lsm_chunk_ = knob_int(knobs, "lsm_chunk_size", int64_t(10) << 20);
     if (compressor_ != "none" && compressor_ != "snappy" && compressor_ != "zlib" &&
         compressor_ != "zstd" && compressor_ != "lz4")
       throw EngineError("wiredtiger: open: unknown block_compressor '" + compressor_ + "'");
@@ -277,7 +280,7 @@ class WtEngine final : public Engine {
       if (sh_->tables[i].uri == uri) return static_cast<int>(i);
     std::string comp = compressor_ == "none" ? "" : compressor_;
     std::string cfg = "key_format=u,value_format=u,checksum=on,block_compressor=" + comp;
-    cfg += lsm_ ? ",type=lsm" : ",type=file";
+    cfg += lsm_ ? ",type=lsm,lsm=(chunk_size=" + std::to_string(lsm_chunk_) + ")" : ",type=file";
     if (kind == TableKind::Record)
       cfg += ",memory_page_max=10m,split_pct=90,leaf_value_max=64MB";
     else
@@ -366,6 +369,7 @@ class WtEngine final : public Engine {
   std::mutex stats_mu_;
   std::string compressor_ = "snappy";
   bool prefix_compression_ = true;
+  int64_t lsm_chunk_ = int64_t(10) << 20;
   std::string conn_config_;
   std::string statistics_ = "fast";
   // Periodic checkpoints from our own thread (rather than checkpoint=(wait=N)) so they can be counted.
