@@ -4,6 +4,10 @@
 // and linkbench's defaults, which are LinkBench's shipped FBWorkload mix.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include "test_support.h"
 #include "workloads/workload.h"
 
@@ -207,6 +211,24 @@ TEST(LinkBenchDefaults, RunTheFBWorkloadStreamAndReadFarFewerRowsPerList) {
     return s["totals"]["get_links_list"]["items"].get<double>() / s["totals"]["get_links_list"]["requests"].get<double>();
   };
   EXPECT_GT(rows(b), 10 * rows(a)) << rows(a) << " vs " << rows(b);
+}
+
+// The load inserts each chunk of links as it is made: LinkBench's hottest node (~960k links at any
+// maxid1) used to be held whole with its range, a ~90 MB peak that set the floor of 000's memory
+// cap (133 MB of RSS on null at maxid1=100001 before, 44 MB after).
+TEST(LinkBenchLoad, TheHottestListIsInsertedInChunksNotHeldWhole) {
+  ebtest::TempDir d;
+  // The driver binary in a process of its own: getrusage's peak would otherwise be this test process's.
+  const std::string cfg = d.path + "/config.json";
+  {
+    std::ofstream f(cfg);
+    f << config("linkbench", "null", d.path, {{"maxid1", 100001}, {"requests", 100}, {"loaders", 2}}).dump();
+  }
+  const auto driver = std::filesystem::read_symlink("/proc/self/exe").parent_path() / "engbench-driver";
+  ASSERT_EQ(std::system((driver.string() + " run " + cfg + " > /dev/null 2>&1").c_str()), 0);
+  eb::json s = eb::json::parse(ebtest::read_text(d.path + "/out/summary.json"));
+  EXPECT_NEAR(s["load"]["links"].get<double>(), 1368899, 0.1 * 1368899);
+  EXPECT_LT(s["driver_process"]["max_rss_bytes"].get<double>(), 80.0 * (1 << 20));
 }
 
 }  // namespace
