@@ -30,7 +30,8 @@ RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "devi
              "write_amp", "space_amp", "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
              "documents_inserted", "bytes_per_document", "proc_rkb_per_op", "proc_wkb_per_op",
              *(f"{c}_per_op" for c in dev.CG_COUNTERS),
-             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use"]
+             "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
+             *wl.EVENT_KINDS.values()]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -40,7 +41,7 @@ STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
              "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS),
-             "cal_read_iops", "read_iops_use"]
+             "cal_read_iops", "read_iops_use", *wl.EVENT_KINDS.values()]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
              "mcpu_per_op", "proc_wkb_per_op", "rss_gb"]
@@ -140,6 +141,7 @@ def run_rows(c: RunCaptures) -> dict:
         row[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
+    row.update(wl.events_in_window(summ.get("engine_events"), float(start), float(end)))
 
     ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
                                           float(params.get("report_interval_s") or 1.0))
@@ -165,7 +167,9 @@ def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, s
     """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
     each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
-    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
+    events = summ.get("engine_events")
+    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"]),
+              **wl.events_in_window(events, r["start_unix_s"], r["end_unix_s"])}
              for r in wl.step_rows(summ.get("steps"), io, vm)]
     load = wl.load_row(workload, summ.get("load"), io, vm, proc)
     loads = [{**ids, "workload": workload, **load}] if load else []
