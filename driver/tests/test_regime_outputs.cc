@@ -101,6 +101,23 @@ TEST(WiredTigerLsm, ChunkSizeLetsIIBenchsTreesOpenInASmallCache) {
   EXPECT_EQ(s["knobs"]["wiredtiger.lsm_chunk_size"], 1 << 20);
 }
 
+// rocksdb.compression_opts: the source's MongoRocks ran zlib at level 1 (compression_opts=-14:1:0);
+// level 1 stores the same documents in more bytes than level 9.
+TEST(RocksDBCompressionOpts, ZlibLevelReachesTheCompressor) {
+  auto sst_bytes = [](const std::string& opts) {
+    ebtest::TempDir d;
+    eb::json s = run(config("iibench", "rocksdb", d.path, {{"max_rows", 20000}, {"batch", 1000}, {"length_char_fields", 400},
+                                                           {"percent_compressible", 50}},
+                            {{"rocksdb.compression", "zlib"}, {"rocksdb.compression_opts", opts}}));
+    uint64_t n = 0;
+    for (const auto& f : s["disk"]["files"])
+      if (f["path"].get<std::string>().find(".sst") != std::string::npos) n += f["apparent_bytes"].get<uint64_t>();
+    return n;
+  };
+  const uint64_t fast = sst_bytes("-14:1:0"), best = sst_bytes("-14:9:0");
+  EXPECT_GT(fast, best + best / 50) << fast << " vs " << best;
+}
+
 // ---------------------------------------------------------------------------------------------
 // engine_events: each background job's wall-clock window, so a run can count those inside its
 // measured window.

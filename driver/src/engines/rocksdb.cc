@@ -40,6 +40,9 @@ std::vector<ParamSpec> rocksdb_knobs() {
       {"compression_per_level", ParamType::String, "",
        "comma-separated compression per level, e.g. none,none,snappy (empty = `compression`; "
        "levels past the list use its last entry)"},
+      {"compression_opts", ParamType::String, "",
+       "window_bits:level:strategy of the compressor (RocksDB's compression_opts; empty = RocksDB's defaults, "
+       "-14:32767:0, level 32767 = the library's default level), e.g. -14:1:0 as MongoRocks was run in seed 000"},
       {"block_cache_size", ParamType::Bytes, int64_t(1) << 30, "shared LRU block cache size"},
       {"write_buffer_size", ParamType::Bytes, int64_t(64) << 20, "memtable size per column family"},
       {"direct_reads", ParamType::Bool, false, "O_DIRECT for user reads (use_direct_reads)"},
@@ -67,6 +70,26 @@ rocksdb::CompressionType compression_of(const std::string& name) {
   std::string all;
   for (const auto& c : kCompressions) all += (all.empty() ? "" : ", ") + c;
   throw EngineError("rocksdb: open: unknown compression '" + name + "' (choices: " + all + ")");
+}
+
+// "window_bits:level:strategy" (a prefix of it) into RocksDB's CompressionOptions.
+void set_compression_opts(const std::string& text, rocksdb::CompressionOptions* o) {
+  if (text.empty()) return;
+  int* fields[3] = {&o->window_bits, &o->level, &o->strategy};
+  std::stringstream ss(text);
+  std::string item;
+  for (int i = 0; std::getline(ss, item, ':'); ++i) {
+    size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (i >= 3 || item.empty() || used != item.size())
+      throw EngineError("rocksdb: open: compression_opts '" + text + "': expected window_bits:level:strategy (integers)");
+    *fields[i] = v;
+  }
 }
 
 rocksdb::Slice slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
@@ -228,6 +251,7 @@ class RocksEngine final : public Engine {
         cf_opts_.compression_per_level.push_back(compression_of(item));
       }
     }
+    set_compression_opts(knob_str(knobs, "compression_opts", ""), &cf_opts_.compression_opts);
     cf_opts_.write_buffer_size = static_cast<size_t>(knob_int(knobs, "write_buffer_size", 64 << 20));
     rocksdb::BlockBasedTableOptions bbt;
     bbt.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(knob_int(knobs, "block_cache_size", int64_t(1) << 30)));
