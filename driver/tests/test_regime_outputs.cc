@@ -118,6 +118,23 @@ TEST(RocksDBCompressionOpts, ZlibLevelReachesTheCompressor) {
   EXPECT_GT(fast, best + best / 50) << fast << " vs " << best;
 }
 
+// rocksdb.max_bytes_for_level_base / target_file_size_base: RocksDB's level shape (L1 = 4 memtables,
+// files of one memtable) kept when the memtables are small: the data reaches L2 and beyond, as in
+// the source's much larger databases, instead of sitting in an L1 of 256 MB rewritten by every L0
+// compaction.
+TEST(RocksDBLevels, ASmallLevelBaseSpreadsASmallDatabaseOverLevels) {
+  auto level2_files = [](eb::json knobs) {
+    ebtest::TempDir d;
+    knobs["rocksdb.write_buffer_size"] = "1MB";
+    eb::json raw = config("iibench", "rocksdb", d.path, {{"max_rows", 60000}, {"batch", 1000}, {"length_char_fields", 300}},
+                          knobs);
+    run(raw);
+    return stats_after(raw)["rocksdb.num-files-at-level2"].get<int64_t>();
+  };
+  EXPECT_EQ(level2_files(eb::json::object()), 0);
+  EXPECT_GT(level2_files({{"rocksdb.max_bytes_for_level_base", "2MB"}, {"rocksdb.target_file_size_base", "1MB"}}), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // engine_events: each background job's wall-clock window, so a run can count those inside its
 // measured window.

@@ -45,6 +45,11 @@ std::vector<ParamSpec> rocksdb_knobs() {
        "-14:32767:0, level 32767 = the library's default level), e.g. -14:1:0 as MongoRocks was run in seed 000"},
       {"block_cache_size", ParamType::Bytes, int64_t(1) << 30, "shared LRU block cache size"},
       {"write_buffer_size", ParamType::Bytes, int64_t(64) << 20, "memtable size per column family"},
+      {"max_bytes_for_level_base", ParamType::Bytes, int64_t(256) << 20,
+       "leveled: target size of L1, each next level 10x (RocksDB's default 256MB = 4 default memtables); "
+       "scale it with write_buffer_size to keep RocksDB's shape in a small database"},
+      {"target_file_size_base", ParamType::Bytes, int64_t(64) << 20,
+       "SST file size at L1 (RocksDB's default 64MB = one default memtable)"},
       {"direct_reads", ParamType::Bool, false, "O_DIRECT for user reads (use_direct_reads)"},
       {"direct_io_for_flush_and_compaction", ParamType::Bool, false,
        "O_DIRECT for flush and compaction I/O"},
@@ -253,6 +258,8 @@ class RocksEngine final : public Engine {
     }
     set_compression_opts(knob_str(knobs, "compression_opts", ""), &cf_opts_.compression_opts);
     cf_opts_.write_buffer_size = static_cast<size_t>(knob_int(knobs, "write_buffer_size", 64 << 20));
+    cf_opts_.max_bytes_for_level_base = static_cast<uint64_t>(knob_int(knobs, "max_bytes_for_level_base", int64_t(256) << 20));
+    cf_opts_.target_file_size_base = static_cast<uint64_t>(knob_int(knobs, "target_file_size_base", int64_t(64) << 20));
     rocksdb::BlockBasedTableOptions bbt;
     bbt.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(knob_int(knobs, "block_cache_size", int64_t(1) << 30)));
     block_cache_ = bbt.block_cache;
