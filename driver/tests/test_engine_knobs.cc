@@ -29,6 +29,8 @@ std::vector<std::pair<std::string, eb::json>> non_default_values(const eb::Param
       {"compression_per_level", "none,none,snappy,zstd,lz4,zlib,zstd"}, {"lsm_chunk_size", int64_t(1) << 20},
       {"compression_opts", "-14:1:0"}, {"max_bytes_for_level_base", int64_t(8) << 20},
       {"target_file_size_base", int64_t(2) << 20},
+      {"compaction_readahead_size", int64_t(2) << 20}, {"block_size", int64_t(16) << 10},
+      {"bloom_bits_per_key", 10},
   };
   std::vector<std::pair<std::string, eb::json>> out;
   auto it = special.find(k.name);

@@ -135,6 +135,25 @@ TEST(RocksDBLevels, ASmallLevelBaseSpreadsASmallDatabaseOverLevels) {
   EXPECT_GT(level2_files({{"rocksdb.max_bytes_for_level_base", "2MB"}, {"rocksdb.target_file_size_base", "1MB"}}), 0);
 }
 
+// The RocksDB knobs added for issue 26 reach RocksDB: its own OPTIONS file says so.
+TEST(RocksDBKnobs, ReachTheOptionsRocksDBPersists) {
+  ebtest::TempDir d;
+  eb::json raw = config("iibench", "rocksdb", d.path, {{"max_rows", 2000}, {"batch", 500}},
+                        {{"rocksdb.compaction_readahead_size", "2MB"}, {"rocksdb.max_bytes_for_level_base", "8MB"},
+                         {"rocksdb.target_file_size_base", "2MB"}, {"rocksdb.compression", "zlib"},
+                         {"rocksdb.compression_opts", "-14:1:0"}, {"rocksdb.block_size", "16KB"},
+                         {"rocksdb.bloom_bits_per_key", 10}});
+  run(raw);
+  std::string options;
+  for (const auto& f : std::filesystem::directory_iterator(d.path + "/data"))
+    if (f.path().filename().string().rfind("OPTIONS-", 0) == 0) options = ebtest::read_text(f.path().string());
+  ASSERT_FALSE(options.empty());
+  for (const char* want : {"compaction_readahead_size=2097152", "max_bytes_for_level_base=8388608",
+                           "target_file_size_base=2097152", "compression_opts={", "level=1;", "block_size=16384",
+                           "filter_policy=bloomfilter:10"})
+    EXPECT_NE(options.find(want), std::string::npos) << want;
+}
+
 // ---------------------------------------------------------------------------------------------
 // engine_events: each background job's wall-clock window, so a run can count those inside its
 // measured window.
