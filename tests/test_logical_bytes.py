@@ -111,8 +111,10 @@ def test_sysbench_update_bytes_follow_the_definition(summaries):
     assert summaries["sysbench-update", "null"]["logical_bytes_stored"] == 2 * 200 * 227
 
 
-# graph=lognormal: the stand-in graph the hash was pinned with (the default is now LinkBench's graph)
-PINNED = ["maxid1=300", "requests=1500", "threads=1", "load_batch=50", "seed=7", "graph=lognormal"]
+# graph=lognormal: the stand-in graph the hash was pinned with (the default is now LinkBench's graph);
+# the blends and getlinklist_history at the 0 they defaulted to then (since issue 26: FBWorkload's)
+PINNED = ["maxid1=300", "requests=1500", "threads=1", "load_batch=50", "seed=7", "graph=lognormal",
+          "read_uncorr_blend=0", "write_uncorr_blend=0", "getlinklist_history=0"]
 
 
 @pytest.mark.parametrize("engine", ["null", "sqlite"])

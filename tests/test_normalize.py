@@ -172,3 +172,18 @@ def test_process_kb_per_op_is_the_drivers_own_io_per_op_by_hand():
     assert process_kb_per_op(p, 10.0, 12.0, 4, "write_bytes") == 2.5
     assert process_kb_per_op(p, 10.0, 12.0, 0, "read_bytes") != process_kb_per_op(p, 10.0, 12.0, 0, "read_bytes")  # NaN
     assert process_kb_per_op(p.drop(columns="read_bytes"), 10, 12, 4, "read_bytes") != 0  # NaN: no column
+
+
+def test_events_in_window_counts_jobs_that_started_inside_by_hand():
+    """engine_events → jobs whose start is in [start, end): checkpoints at 5, 15, 25, 35 against the
+    window [10, 30) are the ones at 15 and 25 (the one at 5 ended inside, at 12: it started before);
+    a running one (end null) that started inside counts; a kind not reported is NaN."""
+    from engbench.normalize import workloads as wl
+    ev = {"checkpoints": [{"start_unix_s": 5, "end_unix_s": 12}, {"start_unix_s": 15, "end_unix_s": 16},
+                          {"start_unix_s": 25, "end_unix_s": 31}, {"start_unix_s": 35, "end_unix_s": 36}],
+          "flushes": [{"start_unix_s": 29.5, "end_unix_s": None}, {"start_unix_s": 30, "end_unix_s": 30.5}]}
+    got = wl.events_in_window(ev, 10.0, 30.0)
+    assert got["checkpoints"] == 2 and got["flushes"] == 1 and math.isnan(got["compactions"])
+    assert all(math.isnan(v) for v in wl.events_in_window({}, 10.0, 30.0).values())
+    assert all(math.isnan(v) for v in wl.events_in_window(None, 10.0, 30.0).values())
+    assert wl.events_in_window({"compactions": []}, 10.0, 30.0)["compactions"] == 0

@@ -150,6 +150,28 @@ def test_sysbench_update_non_index_and_iibench_read_back(existing, scratch, monk
     assert files_with(res.run_dir, PASSWORD) == []
 
 
+@needs_mariadb
+def test_iibench_docs_per_txn_sends_one_insert_per_group(existing, scratch, monkeypatch):
+    """docs_per_txn on MariaDB: each request of 250 documents goes as multi-row INSERTs of at most 100
+    rows (autocommit: a transaction each), 3 per request, as the KV engines commit per group; the
+    documents and the op stream are the default's."""
+    monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
+    sets = ["max_rows=1000", "batch=250", "length_char_fields=20"] + conn_sets(existing)
+    inserts, hashes = {}, {}
+    for per in (0, 100):
+        res = run("iibench", f"mariadb-{existing.engine}", sets + [f"docs_per_txn={per}"], scratch / "raw")
+        assert res.status == "ok", res.error
+        stats = [json.loads((res.run_dir / "driver" / f"engine_stats_{w}.json").read_text())["global_status"]
+                 for w in ("before", "after")]
+        inserts[per] = int(stats[1]["Com_insert"]) - int(stats[0]["Com_insert"])
+        hashes[per] = summary_of(res)["op_stream_hash"]
+        with existing.connect().cursor() as cur:
+            cur.execute("SELECT COUNT(*) FROM bt.purchases_index")
+            assert cur.fetchone()[0] == 1000
+    assert inserts == {0: 4, 100: 12}
+    assert hashes[0] == hashes[100]
+
+
 # graph=lognormal: a small graph (LinkBench's own gives its hottest node 961,964 links at any size)
 LINKBENCH = ["maxid1=1500", "requests=2000", "threads=2", "loaders=2", "load_batch=40", "verify=true",
              "graph=lognormal"]

@@ -52,6 +52,11 @@ class Engine {
   virtual std::unique_ptr<Session> session() = 0;
   // Engine statistics snapshot: a JSON object of counters (names as the engine prints them).
   virtual json stats() = 0;
+  // The engine's background work so far, each with its wall-clock times, so that a run can count
+  // what fell inside its measured window: {"<kind>": [{"start_unix_s", "end_unix_s", ...}]}
+  // (WiredTiger: checkpoints; RocksDB: flushes, compactions; end_unix_s null while one runs).
+  // Engines without such work return {}.
+  virtual json events() { return json::object(); }
   // Flush everything durable and close. Idempotent.
   virtual void close() = 0;
 };

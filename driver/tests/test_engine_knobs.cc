@@ -26,7 +26,11 @@ std::vector<std::pair<std::string, eb::json>> non_default_values(const eb::Param
       {"write_buffer_size", int64_t(4) << 20},    {"map_size", int64_t(256) << 20},
       {"checkpoint_interval_s", 1},               {"max_background_jobs", 4},
       {"page_size", 8192},                        {"mmap_size", int64_t(64) << 20},
-      {"compression_per_level", "none,none,snappy,zstd,lz4,zlib,zstd"},
+      {"compression_per_level", "none,none,snappy,zstd,lz4,zlib,zstd"}, {"lsm_chunk_size", int64_t(1) << 20},
+      {"compression_opts", "-14:1:0"}, {"max_bytes_for_level_base", int64_t(8) << 20},
+      {"target_file_size_base", int64_t(2) << 20},
+      {"compaction_readahead_size", int64_t(2) << 20}, {"block_size", int64_t(16) << 10},
+      {"bloom_bits_per_key", 10},
   };
   std::vector<std::pair<std::string, eb::json>> out;
   auto it = special.find(k.name);
@@ -104,6 +108,7 @@ TEST(EngineErrors, BadKnobValuesAreRefusedAtOpenWithTheEngineName) {
     eb::json value;
   };
   for (const Case& c : {Case{"rocksdb", "compression_per_level", "none,bogus"},
+                        Case{"rocksdb", "compression_opts", "-14:fast:0"}, Case{"rocksdb", "compression_opts", "1:2:3:4"},
                         Case{"wiredtiger", "block_compressor", "bogus"},
                         Case{"sqlite", "page_size", 1000}}) {
     const eb::EngineInfo* info = nullptr;

@@ -31,7 +31,13 @@ const Pin kPins[] = {
     {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2, "docs_per_txn": 1})", "b4494cbb9d9050be"},
     // {_id: ObjectId} (issue 26): pinned when added; the ObjectIds' seconds are wall-clock, not hashed
     {"bulk-insert", R"({"num": 5000, "batch": 100, "threads": 2, "id_type": "objectid"})", "c6181abd78228879"},
-    {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2, "graph": "lognormal"})", "cf104c5c6fd30ddd"},
+    // linkbench's defaults before issue 26 (no uncorrelated blend, no list history) spelled out: their stream as it was
+    {"linkbench",
+     R"({"maxid1": 2001, "requests": 5000, "threads": 2, "graph": "lognormal", "read_uncorr_blend": 0,
+         "write_uncorr_blend": 0, "getlinklist_history": 0})",
+     "cf104c5c6fd30ddd"},
+    // pinned in issue 26 when the defaults became FBWorkload's (blends 99.5 / 95, getlinklist_history 0.3)
+    {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2})", "021a6344677543a3"},
     // ycsb, pinned when the driver took one folder per workload (issue 16): A (reads, updates) and E (scans, inserts), one
     // thread (with inserts, several threads' streams depend on their interleaving)
     {"ycsb", R"({"workload": "a", "recordcount": 2000, "operationcount": 5000, "threads": 1})", "e0aff6fd13ec87aa"},

@@ -186,10 +186,6 @@ auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
   }
 }
 
-uint64_t Collection::insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids) {
-  return insert_batch(s, docs.data(), docs.size(), ids);
-}
-
 uint64_t Collection::insert_batch(Session& s, const Doc* docs, size_t n, std::vector<uint64_t>* ids) {
   if (n == 0) return 0;
   // Ids are taken once: a retried batch writes the same documents under the same ids.

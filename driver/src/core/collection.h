@@ -66,8 +66,10 @@ class Collection {
   const std::vector<IndexDef>& indexes() const { return indexes_; }
 
   // One transaction for the whole batch. Returns BSON bytes written; ids (optional) get the new ids.
-  uint64_t insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids = nullptr);
-  // The same for the n documents at `docs` (a slice of a larger batch).
+  uint64_t insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids = nullptr) {
+    return insert_batch(s, docs.data(), docs.size(), ids);
+  }
+  // The same for n documents from `docs` (a part of a caller's batch, without copying it).
   uint64_t insert_batch(Session& s, const Doc* docs, size_t n, std::vector<uint64_t>* ids = nullptr);
   bool get(Session& s, uint64_t id, Doc* out);
   // Read-modify-write under a per-record lock, moving index entries whose values changed.

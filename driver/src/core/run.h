@@ -50,6 +50,7 @@ struct Run {
   int nthreads = 0;
   bool interrupted = false;
   json stats_before = json::object(), stats_after = json::object();
+  json events = json::object();  // Engine::events() at the end (before close): summary engine_events
   json dropped = nullptr;  // drop_caches_after_load: when and how long
   ReopenableEngine* reopenable = nullptr;  // reopen_after_load: the engine (owned by `engine`)
   json reopened = nullptr;  // reopen_after_load: when and how long

@@ -130,6 +130,7 @@ void write_outputs(Run& r, const DiskUsage& du) {
   summary["logical_bytes_stored"] = 0;
   summary["conflict_retries"] = conflict_retries_total() - r.retries_before;
   for (auto it = r.extra.begin(); it != r.extra.end(); ++it) summary[it.key()] = it.value();
+  summary["engine_events"] = r.events;
   summary["warnings"] = r.warnings;
   if (r.cfg.drop_caches_after_load) summary["drop_caches"] = r.dropped;  // null: never reached (failed before)
   if (r.cfg.reopen_after_load) summary["reopen"] = r.reopened;          // likewise

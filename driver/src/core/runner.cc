@@ -7,6 +7,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <type_traits>
 
 #include "core/reopen.h"
 #include "core/run.h"
@@ -151,6 +152,7 @@ template <class Backend>
 void stats_and_close(Run& r, Backend& b, const std::string& what) {
   try {
     r.stats_after = b.stats();
+    if constexpr (std::is_base_of_v<Engine, Backend>) r.events = b.events();
   } catch (const std::exception& e) {
     r.fail(what + " stats: " + e.what());
   }

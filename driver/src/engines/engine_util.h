@@ -1,6 +1,9 @@
 // Small helpers shared by the engine implementations (not part of the engine interface).
 #pragma once
+#include <chrono>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <string>
 
 #include "engine.h"
@@ -39,6 +42,52 @@ inline ParamValues default_knobs(const EngineInfo& info) {
   for (const auto& s : info.knobs) out[s.name] = s.default_value;
   return out;
 }
+
+// Background work with its wall-clock times, for Engine::events(): begin() records a start (end
+// null), end() its end; list() is what events() reports for one kind. Thread-safe (engines' own
+// threads and listeners call it).
+class EventLog {
+ public:
+  static double now_s() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  }
+  // Starts the event `key` (unique among running ones), with extra fields.
+  void begin(const std::string& key, json fields = json::object()) {
+    std::lock_guard<std::mutex> g(mu_);
+    fields["start_unix_s"] = now_s();
+    fields["end_unix_s"] = nullptr;
+    running_[key] = events_.size();
+    events_.push_back(std::move(fields));
+  }
+  // Ends it (an end without a begin records a start equal to the end); `ok` false adds "failed".
+  void end(const std::string& key, bool ok = true) {
+    std::lock_guard<std::mutex> g(mu_);
+    const double t = now_s();
+    auto it = running_.find(key);
+    if (it == running_.end()) {
+      events_.push_back({{"start_unix_s", t}, {"end_unix_s", nullptr}});
+      it = running_.emplace(key, events_.size() - 1).first;
+    }
+    events_[it->second]["end_unix_s"] = t;
+    if (!ok) events_[it->second]["failed"] = true;
+    running_.erase(it);
+  }
+  size_t completed() const {
+    std::lock_guard<std::mutex> g(mu_);
+    return events_.size() - running_.size();
+  }
+  json list() const {
+    std::lock_guard<std::mutex> g(mu_);
+    json out = json::array();
+    for (const auto& e : events_) out.push_back(e);
+    return out;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<json> events_;
+  std::map<std::string, size_t> running_;
+};
 
 }  // namespace engine_util
 }  // namespace eb

@@ -10,6 +10,8 @@
 // Statistics (tickers and histograms, stats_level kExceptDetailedTimers) stay on: stats() reports them.
 #include <rocksdb/cache.h>
 #include <rocksdb/db.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/listener.h>
 #include <rocksdb/options.h>
 #include <rocksdb/perf_context.h>
 #include <rocksdb/perf_level.h>
@@ -39,14 +41,29 @@ std::vector<ParamSpec> rocksdb_knobs() {
       {"compression_per_level", ParamType::String, "",
        "comma-separated compression per level, e.g. none,none,snappy (empty = `compression`; "
        "levels past the list use its last entry)"},
+      {"compression_opts", ParamType::String, "",
+       "window_bits:level:strategy of the compressor (RocksDB's compression_opts; empty = RocksDB's defaults, "
+       "-14:32767:0, level 32767 = the library's default level), e.g. -14:1:0 as MongoRocks was run in seed 000"},
       {"block_cache_size", ParamType::Bytes, int64_t(1) << 30, "shared LRU block cache size"},
+      {"block_size", ParamType::Bytes, int64_t(4) << 10, "data block size (RocksDB's default 4KB; MongoRocks used 16KB)"},
+      {"bloom_bits_per_key", ParamType::Int, int64_t(0),
+       "bloom filter bits per key on every table (0 = none, RocksDB's default; MongoRocks and MyRocks use 10): a "
+       "point read then skips the levels that cannot hold its key"},
       {"write_buffer_size", ParamType::Bytes, int64_t(64) << 20, "memtable size per column family"},
+      {"max_bytes_for_level_base", ParamType::Bytes, int64_t(256) << 20,
+       "leveled: target size of L1, each next level 10x (RocksDB's default 256MB = 4 default memtables); "
+       "scale it with write_buffer_size to keep RocksDB's shape in a small database"},
+      {"target_file_size_base", ParamType::Bytes, int64_t(64) << 20,
+       "SST file size at L1 (RocksDB's default 64MB = one default memtable)"},
       {"direct_reads", ParamType::Bool, false, "O_DIRECT for user reads (use_direct_reads)"},
       {"direct_io_for_flush_and_compaction", ParamType::Bool, false,
        "O_DIRECT for flush and compaction I/O"},
       {"wal", ParamType::Bool, true, "write-ahead log (false = WriteOptions.disableWAL)"},
       {"sync", ParamType::Bool, false, "fsync the WAL at every write (WriteOptions.sync)"},
       {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads"},
+      {"compaction_readahead_size", ParamType::Bytes, int64_t(0),
+       "read size of compaction inputs (0 = RocksDB 7.x's default: block by block, each a device read when "
+       "uncached; later RocksDB defaults to 2MB)"},
   };
 }
 
@@ -68,8 +85,48 @@ rocksdb::CompressionType compression_of(const std::string& name) {
   throw EngineError("rocksdb: open: unknown compression '" + name + "' (choices: " + all + ")");
 }
 
+// "window_bits:level:strategy" (a prefix of it) into RocksDB's CompressionOptions.
+void set_compression_opts(const std::string& text, rocksdb::CompressionOptions* o) {
+  if (text.empty()) return;
+  int* fields[3] = {&o->window_bits, &o->level, &o->strategy};
+  std::stringstream ss(text);
+  std::string item;
+  for (int i = 0; std::getline(ss, item, ':'); ++i) {
+    size_t used = 0;
+    int v = 0;
+    try {
+      v = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (i >= 3 || item.empty() || used != item.size())
+      throw EngineError("rocksdb: open: compression_opts '" + text + "': expected window_bits:level:strategy (integers)");
+    *fields[i] = v;
+  }
+}
+
 rocksdb::Slice slice(std::string_view s) { return rocksdb::Slice(s.data(), s.size()); }
 std::string_view view(const rocksdb::Slice& s) { return std::string_view(s.data(), s.size()); }
+
+// Each flush's and compaction's start and end (Engine::events), from RocksDB's own callbacks (they
+// run on its background threads).
+class EventTimes final : public rocksdb::EventListener {
+ public:
+  void OnFlushBegin(rocksdb::DB*, const rocksdb::FlushJobInfo& i) override {
+    flushes.begin(key(i.cf_name, i.job_id), {{"table", i.cf_name}});
+  }
+  void OnFlushCompleted(rocksdb::DB*, const rocksdb::FlushJobInfo& i) override { flushes.end(key(i.cf_name, i.job_id)); }
+  void OnCompactionBegin(rocksdb::DB*, const rocksdb::CompactionJobInfo& i) override {
+    compactions.begin(key(i.cf_name, i.job_id), {{"table", i.cf_name}, {"output_level", i.output_level}});
+  }
+  void OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobInfo& i) override {
+    compactions.end(key(i.cf_name, i.job_id), i.status.ok());
+  }
+  EventLog flushes, compactions;
+
+ private:
+  static std::string key(const std::string& cf, int job) { return cf + "#" + std::to_string(job); }
+};
 
 struct RocksShared {
   rocksdb::DB* db = nullptr;
@@ -207,9 +264,16 @@ class RocksEngine final : public Engine {
         cf_opts_.compression_per_level.push_back(compression_of(item));
       }
     }
+    set_compression_opts(knob_str(knobs, "compression_opts", ""), &cf_opts_.compression_opts);
     cf_opts_.write_buffer_size = static_cast<size_t>(knob_int(knobs, "write_buffer_size", 64 << 20));
+    cf_opts_.max_bytes_for_level_base = static_cast<uint64_t>(knob_int(knobs, "max_bytes_for_level_base", int64_t(256) << 20));
+    cf_opts_.target_file_size_base = static_cast<uint64_t>(knob_int(knobs, "target_file_size_base", int64_t(64) << 20));
     rocksdb::BlockBasedTableOptions bbt;
     bbt.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(knob_int(knobs, "block_cache_size", int64_t(1) << 30)));
+    bbt.block_size = static_cast<size_t>(knob_int(knobs, "block_size", int64_t(4) << 10));
+    const int64_t bloom = knob_int(knobs, "bloom_bits_per_key", 0);
+    if (bloom < 0) throw EngineError("rocksdb: open: bloom_bits_per_key must be >= 0");
+    if (bloom > 0) bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(static_cast<double>(bloom)));
     block_cache_ = bbt.block_cache;
     cf_opts_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
 
@@ -220,10 +284,13 @@ class RocksEngine final : public Engine {
     db_opts.use_direct_io_for_flush_and_compaction =
         knob_bool(knobs, "direct_io_for_flush_and_compaction", false);
     db_opts.max_background_jobs = static_cast<int>(knob_int(knobs, "max_background_jobs", 2));
+    db_opts.compaction_readahead_size = static_cast<size_t>(knob_int(knobs, "compaction_readahead_size", 0));
     if (db_opts.max_background_jobs < 1)
       throw EngineError("rocksdb: open: max_background_jobs must be >= 1");
     statistics_ = rocksdb::CreateDBStatistics();
     db_opts.statistics = statistics_;
+    events_ = std::make_shared<EventTimes>();
+    db_opts.listeners.push_back(events_);
 
     // Every existing column family must be opened.
     std::vector<std::string> names;
@@ -269,6 +336,8 @@ class RocksEngine final : public Engine {
   json stats() override {
     require_open("stats");
     json out = json::object();
+    out["engbench: flushes completed"] = events_->flushes.completed();
+    out["engbench: compactions completed"] = events_->compactions.completed();
     for (const auto& [ticker, name] : rocksdb::TickersNameMap)
       out[name] = statistics_->getTickerCount(ticker);
     for (const char* prop :
@@ -291,6 +360,11 @@ class RocksEngine final : public Engine {
       out["rocksdb.num-files-at-level" + std::to_string(level)] = total;
     }
     return out;
+  }
+
+  json events() override {
+    if (!events_) return json::object();
+    return {{"flushes", events_->flushes.list()}, {"compactions", events_->compactions.list()}};
   }
 
   void close() override {
@@ -321,6 +395,7 @@ class RocksEngine final : public Engine {
   rocksdb::ColumnFamilyOptions cf_opts_;
   std::shared_ptr<rocksdb::Cache> block_cache_;
   std::shared_ptr<rocksdb::Statistics> statistics_;
+  std::shared_ptr<EventTimes> events_;
   std::vector<std::pair<std::string, rocksdb::ColumnFamilyHandle*>> cf_by_name_;
   std::vector<std::string> table_names_;
 };

@@ -40,6 +40,8 @@ std::vector<ParamSpec> wt_knobs() {
       {"checkpoint_interval_s", ParamType::Int, 60, "seconds between checkpoints (mongod syncdelay); 0 = only at close"},
       {"read_once", ParamType::Bool, false, "open every scan cursor with read_once=true"},
       {"statistics", ParamType::Enum, "fast", "connection statistics level", {"none", "fast", "all"}},
+      {"lsm_chunk_size", ParamType::Bytes, int64_t(10) << 20,
+       "wiredtiger-lsm only: LSM chunk size (lsm=(chunk_size), WiredTiger's default 10MB; 512KB-500MB)"},
   };
 }
 
@@ -253,6 +255,7 @@ class WtEngine final : public Engine {
     int64_t ckpt = knob_int(knobs, "checkpoint_interval_s", 60);
     std::string statistics = knob_str(knobs, "statistics", "fast");
     statistics_ = statistics;
+    lsm_chunk_ = knob_int(knobs, "lsm_chunk_size", int64_t(10) << 20);
     for (const std::string& c : {compressor_, index_compressor_})
       if (c != "none" && c != "snappy" && c != "zlib" && c != "zstd" && c != "lz4")
         throw EngineError("wiredtiger: open: unknown block compressor '" + c + "'");
@@ -287,7 +290,7 @@ class WtEngine final : public Engine {
     const std::string& c = kind == TableKind::Index ? index_compressor_ : compressor_;
     std::string comp = c == "none" ? "" : c;
     std::string cfg = "key_format=u,value_format=u,checksum=on,block_compressor=" + comp;
-    cfg += lsm_ ? ",type=lsm" : ",type=file";
+    cfg += lsm_ ? ",type=lsm,lsm=(chunk_size=" + std::to_string(lsm_chunk_) + ")" : ",type=file";
     if (kind == TableKind::Record)
       cfg += ",memory_page_max=10m,split_pct=90,leaf_value_max=64MB";
     else
@@ -344,6 +347,8 @@ class WtEngine final : public Engine {
     return out;
   }
 
+  json events() override { return {{"checkpoints", ckpt_log_.list()}}; }
+
   void close() override {
     if (!sh_) return;
     stop_checkpointer();
@@ -374,6 +379,7 @@ class WtEngine final : public Engine {
   std::mutex stats_mu_;
   std::string compressor_ = "snappy", index_compressor_ = "snappy";
   bool prefix_compression_ = true;
+  int64_t lsm_chunk_ = int64_t(10) << 20;
   std::string conn_config_;
   std::string statistics_ = "fast";
   // Periodic checkpoints from our own thread (rather than checkpoint=(wait=N)) so they can be counted.
@@ -381,6 +387,7 @@ class WtEngine final : public Engine {
   std::thread ckpt_thread_;
   std::mutex ckpt_mu_;
   std::condition_variable ckpt_cv_;
+  EventLog ckpt_log_;  // each periodic checkpoint's start and end (events())
   bool ckpt_stop_ = false;
   std::string ckpt_error_;
 
@@ -392,7 +399,9 @@ class WtEngine final : public Engine {
       std::unique_lock<std::mutex> lk(ckpt_mu_);
       while (!ckpt_cv_.wait_for(lk, std::chrono::seconds(seconds), [this] { return ckpt_stop_; })) {
         lk.unlock();
+        ckpt_log_.begin("checkpoint");
         int ret = s->checkpoint(s, nullptr);
+        ckpt_log_.end("checkpoint", ret == 0);
         lk.lock();
         if (ret == 0)
           ++checkpoints_;

@@ -83,6 +83,29 @@ def step_rows(steps: list, io, vm) -> list[dict]:
     return rows
 
 
+# summary engine_events kinds (docs/driver.md) → the column that counts them in a window
+EVENT_KINDS = {"checkpoints": "checkpoints", "flushes": "flushes", "compactions": "compactions"}
+
+
+def events_in_window(events: dict | None, start, end) -> dict:
+    """The engine's background jobs (summary engine_events: WiredTiger checkpoints, RocksDB flushes
+    and compactions) that started inside the window [start, end), per kind:
+
+        <kind> = #{job : start <= job.start_unix_s < end}
+
+    (a job running when the window ends counts: it started inside). A kind the engine does not
+    report is NaN (not 0: "no checkpoint" and "no checkpointer" differ)."""
+    out = {col: math.nan for col in EVENT_KINDS.values()}
+    if start is None or end is None:
+        return out
+    for kind, col in EVENT_KINDS.items():
+        jobs = (events or {}).get(kind)
+        if isinstance(jobs, list):
+            out[col] = sum(1 for j in jobs if isinstance(j, dict) and j.get("start_unix_s") is not None
+                           and start <= float(j["start_unix_s"]) < end)
+    return out
+
+
 def load_inserts(workload: str, load: dict) -> int | None:
     """What the load inserted: linkbench nodes + links (the count rows are maintained alongside,
     not counted, as LinkBench's load reports nodes and links), sysbench-update rows,

@@ -23,7 +23,10 @@ never averages across machines); the run's limits come from manifest run_limits
 (normalize.device.limit_fields: limits, limit.*; runs recorded before run limits: "none"). With a
 cgroup (any run limit) cgroup.csv gives the run's own device I/O over the client window
 (normalize.device.cgroup_per_op: cg_r_per_op, cg_rkb_per_op, cg_w_per_op, cg_wkb_per_op), beside
-iostat's r_per_op ..., which count every user of the device.
+iostat's r_per_op ..., which count every user of the device. The engine's background jobs that
+started inside the client window (summary engine_events; normalize.workloads.events_in_window):
+checkpoints (WiredTiger), flushes and compactions (RocksDB), NaN where the engine has no such job;
+the steps table counts them per step.
 
 Runs of `engbench calibrate` are not workload runs: they make the devices table, and every run is
 matched with its calibration (engbench.tables.devices). Runs that are failed, interrupted, running or abandoned

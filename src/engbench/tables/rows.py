@@ -39,7 +39,7 @@ RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "devi
              "documents_inserted", "bytes_per_document", *LOG_SLOT_COLS, *(f"{c}_per_op" for c in dev.CG_COUNTERS),
              "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
              *sz.SIZE_COLS, "secondary_index_bytes", "engine_cache_bytes", "machine_cpu_pct", "own_cpu_pct",
-             "other_cpu_pct", "own_cpu_source"]
+             "other_cpu_pct", "own_cpu_source", *wl.EVENT_KINDS.values()]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
@@ -49,7 +49,7 @@ STEP_COLS = ["run_id", "step", "clients", "start_unix_s", "end_unix_s", "seconds
              "ran", "n_iostat", "n_vmstat", "coverage_iostat", "coverage_vmstat", "coverage", "missed_s",
              "r_per_s", "rkb_per_s", "wkb_per_s", "cs_per_s", "us_sy", "r_per_op", "rkb_per_op",
              "wkb_per_op", "mcpu_per_op", "cs_per_op", *(f"{c}_per_op" for c in dev.CG_COUNTERS), "cg_r_per_s",
-             "cal_read_iops", "read_iops_use"]
+             "cal_read_iops", "read_iops_use", *wl.EVENT_KINDS.values()]
 LOAD_COLS = ["run_id", "workload", "inserts", "seconds", "q", "window", "start_unix_s", "end_unix_s",
              "nodes", "links", "counts", "rows", "coverage", "missed_s", "wkb_per_s", "us_sy", "wkb_per_op",
              "mcpu_per_op", "proc_wkb_per_op", "rss_gb", "logical_bytes_loaded", "write_amp_device",
@@ -162,6 +162,7 @@ def run_rows(c: RunCaptures) -> dict:
     row["documents_inserted"] = summ.get("documents_inserted")
     row["bytes_per_document"] = summ.get("bytes_per_document")  # bulk-insert: allocated / documents
     row.update(wl.log_slot_figures(c.engine_stats.get("before"), c.engine_stats.get("after")))
+    row.update(wl.events_in_window(summ.get("engine_events"), float(start), float(end)))
 
     ivl["partial"] = nz.partial_intervals(ivl["t_end_unix_s"] - ivl["t_start_unix_s"],
                                           float(params.get("report_interval_s") or 1.0))
@@ -187,7 +188,9 @@ def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, s
     """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
     each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
-    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"])}
+    events = summ.get("engine_events")
+    steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"]),
+              **wl.events_in_window(events, r["start_unix_s"], r["end_unix_s"])}
              for r in wl.step_rows(summ.get("steps"), io, vm)]
     for r in steps:  # the run's own device reads per second over the step (cg_r_per_op × updates/s)
         r["cg_r_per_s"] = r["cg_r_per_op"] * r["q"] if r.get("q") == r.get("q") else np.nan

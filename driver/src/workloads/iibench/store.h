@@ -17,6 +17,11 @@ struct IibenchShape {
   bool id_index = true;      // documents carry an ObjectId _id with its own index (MongoDB shape)
   int num_char_fields = 1;   // cf1..cfN
   int length_char_fields = 1000;
+  // Documents per transaction within one insert request (param docs_per_txn): 0 = the whole request
+  // in one transaction. MongoDB (the source documents') commits each document of an insert on its
+  // own in WiredTiger: 1 is its behaviour on the KV engines, MariaDB runs one multi-row INSERT per
+  // group, and on MongoDB it changes nothing (the server already commits per document).
+  int docs_per_txn = 0;
 };
 
 // The secondary indexes of an iibench variant, in creation order (workload.cc).

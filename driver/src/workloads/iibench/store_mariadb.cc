@@ -65,12 +65,18 @@ class SqlIibenchClient final : public IibenchClient {
     head_ += ") VALUES ";
   }
 
+  // One multi-row INSERT (autocommit: one transaction) per request, or per group of docs_per_txn rows.
   void insert_batch(const std::vector<Doc>& docs) override {
+    const size_t step = shape_.docs_per_txn > 0 ? static_cast<size_t>(shape_.docs_per_txn) : docs.size();
+    for (size_t i = 0; i < docs.size(); i += step) insert_rows(docs, i, std::min(docs.size(), i + step));
+  }
+
+  void insert_rows(const std::vector<Doc>& docs, size_t from, size_t to) {
     sql_ = head_;
-    for (size_t d = 0; d < docs.size(); ++d) {
+    for (size_t d = from; d < to; ++d) {
       bson_t b;
       if (!docs[d].view(&b)) throw EngineError("mariadb: iibench insert: invalid document");
-      sql_ += d ? ",(" : "(";
+      sql_ += d > from ? ",(" : "(";
       bool first = true;
       bson_iter_t it;
       bson_iter_init(&it, &b);

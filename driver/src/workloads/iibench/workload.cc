@@ -93,6 +93,7 @@ class IIBench final : public Workload {
     shape.id_index = !py_ && p_bool(p, "id_index");
     shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
     shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
+    shape.docs_per_txn = static_cast<int>(p_int(p, "docs_per_txn"));
     store_->create(shape);
     doc_bytes_ = document_bytes(p);
     Rng r(seed, 0xC4A5);
@@ -316,6 +317,7 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   need(p_int(p, "loader_threads") >= 1, "'loader_threads': expected an integer >= 1");
   need(p_int(p, "query_threads") >= 0, "'query_threads': expected an integer >= 0");
   need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
+  need(p_int(p, "docs_per_txn") >= 0, "'docs_per_txn': expected an integer >= 0 (0 = the whole batch)");
   need(p_int(p, "max_rows") >= 0, "'max_rows': expected an integer >= 0");
   int64_t n = p_int(p, "num_secondary_indexes");
   need(n >= 0 && n <= 3, "'num_secondary_indexes': expected one of 0, 1, 2, 3");
@@ -368,7 +370,10 @@ WorkloadInfo iibench_info() {
       {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)"},
       {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
       {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
-      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request"},
+      {"docs_per_txn", ParamType::Int, int64_t{0},
+       "documents per transaction within a request: 0 = the whole batch in one; 1 = each document on its own, "
+       "as MongoDB commits the documents of an insert (KV engines; MariaDB: one INSERT per group; MongoDB: no effect)"},
       {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}"},
       {"id_index", ParamType::Bool, true, "documents get an ObjectId _id with its own index, as in MongoDB"},
       {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document"},

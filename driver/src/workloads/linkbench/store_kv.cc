@@ -160,19 +160,41 @@ class KvLinkbenchClient final : public LinkbenchClient {
   size_t get_links_list(int64_t id1, int64_t lt, size_t limit, std::vector<LbLink>* out) override {
     std::vector<IndexRow> rows;
     t_.link->index_scan_prefix(*s_, kId1Type, ints({id1, lt, kVisible}), limit, false, &rows);
-    for (const auto& r : rows) {
-      size_t pos = 0;
-      for (size_t f = 0; f < kId1TypeDataField; ++f) pos = encoded_value_end(r.key, pos);
-      LbLink l;
-      l.id1 = id1;
-      l.link_type = lt;
-      l.data = decode_string_at(r.key, pos);
-      out->push_back(std::move(l));
-    }
+    for (const auto& r : rows) out->push_back(listed(id1, lt, r));
     return rows.size();
   }
 
+  // getlinklist_history through the covering index, as LinkBench's getLinkList(id1, type, 0,
+  // max_time, offset, limit): rtime = -time ascending is time descending, so the visible links with
+  // time <= max_time start at (id1, lt, visible, -max_time); `offset` of them are skipped. Reads
+  // offset + limit rows (the default read the whole list down to the page: up to ~1M rows of the
+  // hottest list, ~100 MB).
+  size_t get_links_list_older(int64_t id1, int64_t lt, int64_t max_time, size_t offset, size_t limit, size_t /*newer*/,
+                              std::vector<LbLink>* out) override {
+    const std::string prefix = encode_prefix(ints({id1, lt, kVisible}));
+    std::vector<IndexRow> rows;
+    t_.link->index_scan(*s_, kId1Type, ints({id1, lt, kVisible, -max_time}), offset + limit, false, &rows);
+    size_t n = 0;
+    for (size_t i = 0; i < rows.size() && rows[i].key.compare(0, prefix.size(), prefix) == 0; ++i)
+      if (i >= offset) {
+        out->push_back(listed(id1, lt, rows[i]));
+        ++n;
+      }
+    return n;
+  }
+
  private:
+  // A get_links_list row of the covering index: the link's data is its 7th value.
+  static LbLink listed(int64_t id1, int64_t lt, const IndexRow& r) {
+    size_t pos = 0;
+    for (size_t f = 0; f < kId1TypeDataField; ++f) pos = encoded_value_end(r.key, pos);
+    LbLink l;
+    l.id1 = id1;
+    l.link_type = lt;
+    l.data = decode_string_at(r.key, pos);
+    return l;
+  }
+
   template <class F>
   void in_txn(F body) {
     s_->begin();

@@ -22,10 +22,13 @@
 // Zipf over [1, maxid1) (shapes 0.8 link reads, 0.741 link writes, 0.625 node reads, 0.606 node
 // updates; uniform node deletes) and permuted by a fixed bijection (LinkBench's shuffler);
 // read_uncorr_blend / write_uncorr_blend percent of the link ops' draws go through a second
-// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; default 0,
-// FBWorkload ships 99.5 / 95); getlinklist_history percent of get_links_list requests page past
-// a list whose last page came back full (LinkBench's tail history, kept from the stream and the
-// loaded graph: see TailHistory; default 0, FBWorkload ships 0.3). id2: an existing
+// bijection first (LinkBench's uncorrelated blends: popularity independent of out-degree; defaults
+// 99.5 / 95 as FBWorkload.properties ships them); getlinklist_history percent of get_links_list
+// requests page past a list whose last page came back full (LinkBench's tail history, kept from the
+// stream and the loaded graph: see TailHistory; default 0.3, FBWorkload's). With the blends at 0 (the
+// defaults before issue 26) every link op's popularity follows out-degree and a get_links_list reads
+// ~100x the rows of LinkBench's mix; the op streams of those runs are pinned with the 0s spelled
+// out (driver/tests/test_stream_pins.cc). id2: an existing
 // link of id1 with probability 0.5 (get), 0.9 (update/delete), 0.05 (add), else uniform. Payloads:
 // log-normal sizes, median 8 B (links, capped at 255) and 128 B (nodes), sigma 1.0, bytes from a
 // motif-like buffer (links: 32..100, nodes: 50..220; partly repeated so they compress somewhat).
@@ -266,7 +269,8 @@ class LinkBench final : public Workload, private Model {
   }
 
   // One loader's links and count rows (id1 ranges lo = 1 + l*chunk, stepping chunk*loaders); insert
-  // requests of at most `chunk` rows.
+  // requests of `chunk` links as they are generated (LinkBench's hottest node has ~960k links: held
+  // whole, its range alone took ~100 MB), then the range's count rows.
   void load_links(int l, int loaders, uint64_t chunk, const LogNormal& link_size, int64_t now_ms) {
     auto cl = store_->client();
     Rng r(seed_, 0x11AD0000ULL + static_cast<uint64_t>(l));
@@ -279,6 +283,7 @@ class LinkBench final : public Workload, private Model {
       uint64_t hi = std::min(maxid1_, lo + chunk);
       ld.clear();
       cd.clear();
+      uint64_t range_links = 0;
       for (uint64_t id1 = lo; id1 < hi; ++id1) {
         links_of(id1, &links);
         std::fill(per_type.begin(), per_type.end(), 0);
@@ -290,6 +295,11 @@ class LinkBench final : public Workload, private Model {
                               now_ms - static_cast<int64_t>(j), 0});
           bytes += link_bytes(len);
           ++per_type[lt];
+          if (ld.size() == chunk) {
+            cl->load_links(ld);
+            range_links += ld.size();
+            ld.clear();
+          }
         }
         for (uint64_t lt = 0; lt < ltc_; ++lt)
           if (per_type[lt]) {
@@ -297,11 +307,11 @@ class LinkBench final : public Workload, private Model {
             bytes += count_bytes();
           }
       }
-      for (size_t i = 0; i < ld.size(); i += chunk)
-        cl->load_links(std::vector<LbLink>(ld.begin() + i, ld.begin() + std::min(ld.size(), i + chunk)));
+      if (!ld.empty()) cl->load_links(ld);
+      range_links += ld.size();
       for (size_t i = 0; i < cd.size(); i += chunk)
         cl->load_counts(std::vector<LbCount>(cd.begin() + i, cd.begin() + std::min(cd.size(), i + chunk)));
-      loaded_links_ += ld.size();
+      loaded_links_ += range_links;
       loaded_counts_ += cd.size();
     }
     loaded_bytes_ += bytes;
@@ -399,21 +409,21 @@ WorkloadInfo linkbench_info() {
       {"addnode", ParamType::Double, 2.5732789, "percent: add_node"},
       {"updatenode", ParamType::Double, 7.366437, "percent: update_node"},
       {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node"},
-      {"read_uncorr_blend", ParamType::Double, 0.0,
+      {"read_uncorr_blend", ParamType::Double, 99.5,
        "percent of link reads whose id1's popularity is independent of its out-degree (LinkBench's "
-       "read_uncorr_blend; FBWorkload.properties ships 99.5)"},
-      {"write_uncorr_blend", ParamType::Double, 0.0,
+       "read_uncorr_blend, FBWorkload.properties' 99.5; 0 = every link read follows out-degree)"},
+      {"write_uncorr_blend", ParamType::Double, 95.0,
        "percent of link writes whose id1's popularity is independent of its out-degree (LinkBench's "
-       "write_uncorr_blend; FBWorkload.properties ships 95)"},
+       "write_uncorr_blend, FBWorkload.properties' 95)"},
       {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list"},
       {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link"},
       {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids"},
       {"node_update_shape", ParamType::Double, 0.606, "Zipf shape of update_node ids (delete_node: uniform)"},
       {"link_datasize", ParamType::Double, 8.0, "median link payload bytes (log-normal, sigma 1, cap 255)"},
       {"node_datasize", ParamType::Double, 128.0, "median node payload bytes (log-normal, sigma 1)"},
-      {"getlinklist_history", ParamType::Double, 0.0,
+      {"getlinklist_history", ParamType::Double, 0.3,
        "percent of get_links_list requests that read the next page of a list whose last page came back full "
-       "(LinkBench's getlinklist_history; FBWorkload.properties ships 0.3); counted as get_links_list"},
+       "(LinkBench's getlinklist_history, FBWorkload.properties' 0.3); counted as get_links_list"},
       {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)"},
       {"verify", ParamType::Bool, false, "read back after each write and count mismatches (summary verify)"},
       {"collection_prefix", ParamType::String, std::string("lb_"), "collection names: <prefix>node, link, count"},
