@@ -14,7 +14,7 @@ using namespace wl;
 class KvIibenchClient final : public IibenchClient {
  public:
   KvIibenchClient(Engine& e, Collection& c) : s_(e.session()), coll_(c) {}
-  void insert_batch(const std::vector<Doc>& docs) override { coll_.insert_batch(*s_, docs); }
+  void send(const std::vector<Doc>& docs, const Prepared&) override { coll_.insert_batch(*s_, docs); }
   size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
     rows_.clear();
     return coll_.index_scan(*s_, index, start, limit, fetch, &rows_);
