@@ -28,13 +28,15 @@ class OpHasher {
     u64(n);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) u64(load_le(p + i));
-    if (i < n) {  // the last 1-7 bytes, zero-padded above
+    if (i < n) {  // the last 1-7 bytes as a little-endian word, zero-padded above
       uint64_t w = 0;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      std::memcpy(&w, p + i, n - i);
-#else
-      for (size_t k = 0; i + k < n; ++k) w |= static_cast<uint64_t>(p[i + k]) << (8 * k);
-#endif
+      if (n >= 8) {
+        // the word ending at the last byte, shifted down past the bytes hashed already (one load,
+        // no variable-length copy: that was a call to memcpy per string)
+        w = load_le(p + n - 8) >> (8 * (8 - (n - i)));
+      } else {
+        for (size_t k = 0; i + k < n; ++k) w |= static_cast<uint64_t>(p[i + k]) << (8 * k);
+      }
       u64(w);
     }
   }
