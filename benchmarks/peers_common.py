@@ -40,7 +40,7 @@ def work_per(before: dict, after: dict, n: float, engine: str = "innodb") -> dic
     return {name: sum(after.get(k, 0) - before.get(k, 0) for k in keys) / n for name, keys in work.items()}
 
 
-def quiesce(db, drop=(), timeout=180.0) -> int:
+def quiesce(db, drop=(), timeout=180.0, purged: bool = False) -> int:
     """Drop the databases ``drop`` and wait until the server has nothing of a run left to write:
     InnoDB's buffer pool holds no dirty page (its page cleaner told to flush everything:
     innodb_max_dirty_pages_pct 0 while waiting, then as it was) and, on MyRocks, the memtables are
@@ -49,7 +49,9 @@ def quiesce(db, drop=(), timeout=180.0) -> int:
     MyRocks for is a statement: with nothing else running it is done before the call returns).
     After a run: the pages it dirtied are written inside its window, whenever the server gets to
     them, so data written per row does not depend on how much was still dirty when the client
-    stopped (a faster client leaves more). Returns the statements it sent (they count in Questions)."""
+    stopped (a faster client leaves more). `purged`: also wait for InnoDB's purge (its history list
+    empty), so that no run purges the record versions the previous one left (updates leave them).
+    Returns the statements it sent (they count in Questions)."""
     t0, sent = time.monotonic(), len(drop) + 5
     with db.connect().cursor() as cur:
         for d in drop:
@@ -66,6 +68,10 @@ def quiesce(db, drop=(), timeout=180.0) -> int:
             while time.monotonic() - t0 < timeout:
                 cur.execute("SHOW GLOBAL STATUS LIKE 'Innodb_buffer_pool_pages_dirty'")
                 busy = int(cur.fetchone()[1])
+                if purged:  # and InnoDB's purge has caught up with the previous run's changes
+                    cur.execute("SHOW GLOBAL STATUS LIKE 'Innodb_history_list_length'")
+                    busy += int(cur.fetchone()[1])
+                    sent += 1
                 if rocks:
                     cur.execute("SELECT COALESCE(SUM(VALUE), 0) FROM information_schema.ROCKSDB_CFSTATS WHERE STAT_TYPE "
                                 "IN ('NUM_IMMUTABLE_MEM_TABLE', 'MEM_TABLE_FLUSH_PENDING', 'COMPACTION_PENDING')")

@@ -17,6 +17,7 @@ struct IibenchShape {
   bool id_index = true;      // documents carry an ObjectId _id with its own index (MongoDB shape)
   int num_char_fields = 1;   // cf1..cfN
   int length_char_fields = 1000;
+  bool bulk_load = false;    // MyRocks: loaders' connections SET rocksdb_bulk_load=1 (iibench.py's --bulk_load)
 };
 
 // The secondary indexes of an iibench variant, in creation order (workload.cc).

@@ -141,7 +141,8 @@ bool ascii_transparent(const char* charset) {
 
 class SqlIibenchClient final : public IibenchClient {
  public:
-  SqlIibenchClient(const ConnInfo& ci, const IibenchShape& shape) : c_(ci), shape_(shape), sql_(shape) {
+  SqlIibenchClient(const ConnInfo& ci, const IibenchShape& shape, bool rocksdb)
+      : c_(ci), shape_(shape), sql_(shape), bulk_(rocksdb && shape.bulk_load) {
     const char* cs = mysql_character_set_name(c_.raw());
     if (!ascii_transparent(cs))
       throw EngineError(std::string("mariadb: iibench escapes its strings for an ASCII-transparent connection "
@@ -151,7 +152,13 @@ class SqlIibenchClient final : public IibenchClient {
   }
 
   void prepare(const std::vector<Doc>& docs, Prepared* out) override { sql_.build(docs, &out->text); }
-  void send(const std::vector<Doc>&, const Prepared& p) override { c_.exec(p.text); }
+  void send(const std::vector<Doc>&, const Prepared& p) override {
+    if (bulk_ && !bulk_set_) {  // a loader's connection only (query threads never insert)
+      c_.exec("SET SESSION rocksdb_bulk_load=1");
+      bulk_set_ = true;
+    }
+    c_.exec(p.text);
+  }
 
   size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) override {
     // A lexicographic range on the index's first start.size() columns, in index order:
@@ -186,6 +193,7 @@ class SqlIibenchClient final : public IibenchClient {
   MyConn c_;
   IibenchShape shape_;
   InsertSql sql_;
+  bool bulk_ = false, bulk_set_ = false;
 };
 
 // iibench's table: variant mongodb as the header says; iibench-py as iibench.py creates it
@@ -218,7 +226,9 @@ class SqlIibenchStore final : public IibenchStore {
     ddl += ") ENGINE=" + engine_;
     c.exec(ddl);
   }
-  std::unique_ptr<IibenchClient> client() override { return std::make_unique<SqlIibenchClient>(ci_, shape_); }
+  std::unique_ptr<IibenchClient> client() override {
+    return std::make_unique<SqlIibenchClient>(ci_, shape_, engine_ == "ROCKSDB");
+  }
 
  private:
   ConnInfo ci_;

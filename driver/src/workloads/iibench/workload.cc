@@ -96,6 +96,7 @@ class IIBench final : public Workload {
     shape.id_index = !py_ && p_bool(p, "id_index");
     shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
     shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
+    shape.bulk_load = py_ && p_bool(p, "bulk_load");
     store_->create(shape);
     doc_bytes_ = document_bytes(p);
     Rng r(seed, 0xC4A5);
@@ -412,6 +413,10 @@ WorkloadInfo iibench_info() {
        "indexes and values; id_index, num_char_fields, length_char_fields, percent_compressible do not apply)",
        {"mongodb", kPy}},
       {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)"},
+      {"bulk_load", ParamType::Bool, true,
+       "variant iibench-py on mariadb-myrocks: each loader's connection sets rocksdb_bulk_load=1 before its first INSERT, "
+       "as iibench.py does on RocksDB by default (--bulk_load=1): the primary key's rows go straight to SST files, "
+       "visible once the loader ends; no effect on other variants, engines and targets"},
       {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
       {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
       {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},

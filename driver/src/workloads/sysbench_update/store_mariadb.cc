@@ -1,6 +1,7 @@
 // sysbench-update on MariaDB: sysbench's table and statements (oltp_common.lua):
 //   CREATE TABLE sbtestN (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
-//                         pad CHAR(60) NOT NULL DEFAULT '', KEY k_1(k)) ENGINE=InnoDB|ROCKSDB
+//                         pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB|ROCKSDB
+//   and, once loaded, CREATE INDEX k_1 ON sbtestN (k), as sysbench's prepare builds it
 //   load: multi-row INSERT per load_batch;  UPDATE sbtestN SET c=? WHERE id=?;  UPDATE sbtestN SET k=k+1 WHERE id=?
 #include <cstdio>
 #include <cstring>
@@ -105,8 +106,13 @@ class SqlSysbenchStore final : public SysbenchStore {
       c.exec("DROP TABLE IF EXISTS " + n);
       c.exec("CREATE TABLE " + n +
              " (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', "
-             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k)) ENGINE=" + engine_);
+             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=" + engine_);
     }
+  }
+  void loaded(int tables) override {
+    MyConn c(ci_);
+    for (int t = 0; t < tables; ++t)
+      c.exec("CREATE INDEX k_1 ON " + prefix_ + std::to_string(t + 1) + " (k)");
   }
   uint64_t rows(int) override { return 0; }  // recreated empty
   std::unique_ptr<SysbenchClient> client() override { return std::make_unique<SqlSysbenchClient>(ci_, prefix_); }

@@ -106,6 +106,7 @@ class SysbenchUpdate final : public Workload {
     for (auto& th : loaders) th.join();
     for (auto& e : errors)
       if (!e.empty()) throw std::runtime_error("sysbench-update load: " + e);
+    store_->loaded(tables_);
     load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
     load_end_unix_s_ = load_start_unix_s_ + load_seconds_;
     load_cpu_s_ = process_cpu_s() - cpu0;
