@@ -3,28 +3,50 @@
 `oltp_update_index`) on the SAME private MariaDB instance: same table shape (sysbench's own
 sbtest1), same table size, same client count, same uniform id choice (`--rand-type=uniform`;
 sysbench's default "special" is skewed), both over the unix socket with autocommit and prepared
-statements; runs interleaved (sysbench, engbench, sysbench, engbench, ...). Prints tps per run,
-the medians and engbench / sysbench (target >= 0.9).
+statements; runs interleaved in pairs (sysbench, engbench, then engbench, sysbench, ...), for every
+mode and client count. Prints every run, the medians, the median of the per-pair ratios engbench /
+sysbench and each pair's ratio, and the CPU the rest of the machine used meanwhile.
 
   .venv/bin/python benchmarks/bench_sysbench.py [--engine innodb|myrocks] [--table-size 100000]
-      [--clients 2] [--seconds 10] [--reps 2] [--modes non-index,index] [--driver PATH]
+      [--clients 1,2] [--seconds 10] [--reps 3] [--modes non-index,index] [--driver PATH]
 
-sysbench uses database `sbtest` (prepared once); engbench database `engbench` (its table is
-reloaded by every invocation, outside the measured window). Server: 256 MB cache,
-flush_log_at_trx_commit=2 (so the client, not fsync, is what is compared), binlog off.
+Rates (engbench.peers.rates):
+- whole run: each client's own rate over its whole update phase, first update to last commit, as
+  each prints it: sysbench's "transactions: N (X per sec.)" (its events over its run's total time),
+  engbench's step requests / step seconds (the driver's window from the step's start to its last
+  update's end). The ratios to read; the README quotes them.
+- server clock: updates / the span from the first UPDATE's start to the last one's on the
+  server's Com_update counter, polled every 20 ms (engbench.peers.timeline); the same clock for both.
+Client CPU per update: user + system CPU of the client process (sysbench: its whole run; engbench:
+the driver process over the step window, summary steps[].cpu_s, without its load). Server work per
+update from SHOW GLOBAL STATUS (sysbench: around its run; engbench: the driver's own reads after
+its load and after the step; the polls' statements taken out): statements (Questions), rows
+updated (Handler_update), redo bytes (Innodb_os_log_written; MyRocks: Rocksdb_wal_bytes). Other
+CPU: % of all CPUs busy with anything but the client, this script and the server, over each run
+(engbench.peers.cpu).
+
+Both clients update a freshly loaded table: sysbench's `sbtest` is cleaned up and prepared again
+before each of its runs, engbench's table in database `engbench` is reloaded by every invocation,
+both outside the measured window (an index-mode table that earlier runs had updated wrote 1.4x the
+redo per update of a fresh one: the comparison must not be of the tables' ages). Every run starts
+on a quiet server: no dirty page, InnoDB's purge caught up, MyRocks' memtables flushed. Server:
+256 MB cache, flush_log_at_trx_commit=2 (so the client, not fsync, is what is compared), binlog off.
 """
 import argparse
 import json
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from engbench.peers import rates
+from engbench.peers.cpu import CpuWindow
+from engbench.peers.timeline import StatusClock
 from engbench.run import driver
 from engbench.run.servers.mariadb import MariaDB
+from peers_common import quiesce
 
 SB_TEST = {"non-index": "oltp_update_non_index", "index": "oltp_update_index"}
 
@@ -34,80 +56,118 @@ def child_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-def sysbench(db, test, args, action):
+def ints(st: dict) -> dict:
+    return {k: int(v) for k, v in st.items() if str(v).lstrip("-").isdigit()}
+
+
+def work_per(before: dict, after: dict, n: int, engine: str) -> dict:
+    redo = "Rocksdb_wal_bytes" if engine == "myrocks" else "Innodb_os_log_written"
+    return {k: (after[c] - before[c]) / n for k, c in
+            (("statements", "Questions"), ("rows updated", "Handler_update"), ("redo B", redo))}
+
+
+def figures(tps, updates, cpu_s, samples, before, after, window, engine) -> dict:
+    after = dict(after, Questions=after["Questions"] - sum(1 for t, _ in samples if t <= window[1]))
+    t_a, t_b = rates.first_move(samples, "Com_update"), rates.settled(samples, "Com_update")
+    return {"whole-run tps": tps, "server-clock tps": updates / (t_b - t_a) if t_b > t_a else float("nan"),
+            "client CPU us/update": cpu_s / updates * 1e6, **work_per(before, after, updates, engine)}
+
+
+def sysbench(db, test, args, action, clients=1):
     argv = ["sysbench", test, f"--mysql-socket={db.socket}", "--mysql-user=root", "--mysql-db=sbtest",
-            "--db-driver=mysql", f"--tables=1", f"--table-size={args.table_size}", "--rand-type=uniform",
+            "--db-driver=mysql", "--tables=1", f"--table-size={args.table_size}", "--rand-type=uniform",
             f"--mysql-storage-engine={'rocksdb' if args.engine == 'myrocks' else 'innodb'}"]
     if action == "run":
-        argv += [f"--threads={args.clients}", f"--time={args.seconds}", "--report-interval=0"]
-    c0 = child_cpu()
+        argv += [f"--threads={clients}", f"--time={args.seconds}", "--report-interval=0"]
+    before, c0 = ints(db.global_status()), child_cpu()
+    clock = StatusClock(db).start() if action == "run" else None
     out = subprocess.run(argv + [action], capture_output=True, text=True)
-    sysbench.cpu = child_cpu() - c0
+    cpu = child_cpu() - c0
+    samples = clock.stop() if clock else []
     if out.returncode != 0:
         raise RuntimeError(f"sysbench {action} failed: {out.stderr}\n{out.stdout}")
     if action != "run":
         return None
+    after = ints(db.global_status())
     m = re.search(r"transactions:\s+(\d+)\s+\(([\d.]+) per sec", out.stdout)
-    sysbench.events = int(m.group(1))
-    return float(m.group(2))
+    return figures(float(m.group(2)), int(m.group(1)), cpu, samples, before, after, (0, float("inf")), args.engine)
 
 
-def engbench(db, mode, args, tmp: Path):
+def engbench(db, mode, clients, args, tmp: Path):
     cfg = {"workload": "sysbench-update", "engine": f"mariadb-{args.engine}", "seed": 1,
-           "params": {"tables": 1, "table_size": args.table_size, "mode": mode, "clients": [args.clients],
+           "params": {"tables": 1, "table_size": args.table_size, "mode": mode, "clients": [clients],
                       "seconds_per_step": args.seconds, "load_batch": 1000},
            "target": {"socket": str(db.socket), "user": "root", "password": ""},
            "data_dir": str(tmp / "d"), "output_dir": str(tmp / "o")}
     (tmp / "c.json").write_text(json.dumps(cfg))
+    clock = StatusClock(db).start()
     out = subprocess.run([args.driver, "run", str(tmp / "c.json")], capture_output=True, text=True)
+    samples = clock.stop()
     s = json.loads((tmp / "o" / "summary.json").read_text())
     if out.returncode != 0:
         raise RuntimeError(f"engbench-driver failed: {s.get('error')}\n{out.stderr[-2000:]}")
     step = s["steps"][0]
-    # client CPU per update over the whole process (the load included: an upper bound)
-    return step["requests"] / step["seconds"], s["driver_process"], step["requests"]
+    if "cpu_s" not in step:
+        raise RuntimeError(f"{args.driver} does not report a step's CPU (summary steps[].cpu_s): rebuild it "
+                           "(bash scripts/setup.sh)")
+    status = [ints(json.loads((tmp / "o" / f).read_text())["global_status"])
+              for f in ("engine_stats_before.json", "engine_stats_after.json")]
+    # the updates' server clock: only the polls after the load (its INSERTs are not updates)
+    samples = [x for x in samples if x[0] >= s["load"]["end_unix_s"]]
+    return figures(step["requests_per_s"], step["requests"], step["cpu_s"], samples, status[0], status[1],
+                   (step["start_unix_s"], s["client"]["end_unix_s"]), args.engine)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--engine", default="innodb", choices=["innodb", "myrocks"])
     ap.add_argument("--table-size", type=int, default=100000)
-    ap.add_argument("--clients", type=int, default=2)
+    ap.add_argument("--clients", default="1,2", help="client counts, each compared on its own")
     ap.add_argument("--seconds", type=int, default=10)
-    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--reps", type=int, default=3, help="interleaved pairs per mode and client count")
     ap.add_argument("--modes", default="non-index,index")
     ap.add_argument("--driver", default=str(driver.executable()))
     args = ap.parse_args()
+    if args.reps < 3:
+        ap.error("--reps: at least 3 pairs")
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-sysbench-") as tmp, \
             MariaDB(Path(tmp) / "server", engine=args.engine,
                     settings={"cache_size": "256M", "flush_log_at_trx_commit": 2}) as db:
         with db.connect().cursor() as cur:
             cur.execute("CREATE DATABASE sbtest")
-        sysbench(db, "oltp_update_non_index", args, "prepare")
         for mode in args.modes.split(","):
-            sb, eb, cpu, sb_cpu = [], [], [], []
-            for rep in range(args.reps):
-                order = ["sysbench", "engbench"] if rep % 2 == 0 else ["engbench", "sysbench"]
-                for who in order:
-                    if who == "sysbench":
-                        sb.append(sysbench(db, SB_TEST[mode], args, "run"))
-                        sb_cpu.append(sysbench.cpu / sysbench.events * 1e6)
-                    else:
-                        tps, proc, n = engbench(db, mode, args, Path(tmp))
-                        eb.append(tps)
-                        cpu.append((proc["cpu_user_s"] + proc["cpu_sys_s"]) / n * 1e6)
-                    print(f"  {mode:<9} rep {rep} {who:<8} {(sb if who == 'sysbench' else eb)[-1]:>9.0f} tps",
-                          file=sys.stderr)
-            rows.append((mode, statistics.median(sb), statistics.median(eb), statistics.median(sb_cpu),
-                         statistics.median(cpu)))
-    print(f"\nMariaDB {args.engine}, table_size {args.table_size}, {args.clients} clients, {args.seconds:g} s per run, "
-          f"{args.reps} interleaved reps each (medians)")
-    print("client cpu = user+sys CPU of the client process per update, in us (engbench's includes its load phase)")
-    print(f"{'mode':<10} {'sysbench tps':>13} {'engbench tps':>13} {'engbench/sysbench':>18} "
-          f"{'sysbench cpu':>13} {'engbench cpu':>13}")
-    for mode, s, e, sc, c in rows:
-        print(f"{mode:<10} {s:>13.0f} {e:>13.0f} {e / s:>18.2f} {sc:>13.1f} {c:>13.1f}")
+            for clients in (int(c) for c in args.clients.split(",")):
+                res = {"sysbench": [], "engbench": []}
+                for rep in range(args.reps):
+                    for who in (["sysbench", "engbench"] if rep % 2 == 0 else ["engbench", "sysbench"]):
+                        if who == "sysbench":  # a fresh table, as engbench loads one every run
+                            sysbench(db, "oltp_update_non_index", args, "cleanup")
+                            sysbench(db, "oltp_update_non_index", args, "prepare")
+                        quiesce(db, purged=True)  # nothing of the previous run left to write or purge
+                        window = CpuWindow([db.pid])
+                        r = (sysbench(db, SB_TEST[mode], args, "run", clients) if who == "sysbench"
+                             else engbench(db, mode, clients, args, Path(tmp)))
+                        r["other CPU %"] = window.close()["other_pct"]
+                        res[who].append(r)
+                        print(f"  {mode:<9} {clients} clients pair {rep} {who:<8} {r['whole-run tps']:>9,.0f} tps "
+                              f"(server clock {r['server-clock tps']:,.0f}); other CPU {r['other CPU %']:.0f} %",
+                              file=sys.stderr, flush=True)
+                rows.append((mode, clients, res))
+    print(f"\nMariaDB {args.engine}, table_size {args.table_size}, {args.seconds:g} s per run, {args.reps} interleaved "
+          f"pairs per row (sysbench first in even pairs); medians, the median of the pair ratios and each pair's")
+    print(f"{'mode':<10} {'clients':>7} {'metric':<22} {'sysbench':>10} {'engbench':>10} {'ratio':>6}  pair ratios")
+    for mode, clients, res in rows:
+        for k in res["engbench"][0]:
+            if k == "other CPU %":
+                continue
+            sb, eb = (rates.median([r[k] for r in res[w]]) for w in ("sysbench", "engbench"))
+            ratios = rates.pair_ratios([r[k] for r in res["engbench"]], [r[k] for r in res["sysbench"]])
+            pairs = " ".join(f"{x:.2f}" for x in ratios) if k.endswith("tps") else ""
+            fmt = (lambda v: f"{v:>10,.0f}") if sb >= 100 else (lambda v: f"{v:>10.3g}")
+            print(f"{mode:<10} {clients:>7} {k:<22} {fmt(sb)} {fmt(eb)} {rates.median(ratios):>6.2f}  {pairs}")
+        other = [(round(s["other CPU %"]), round(e["other CPU %"])) for s, e in zip(res["sysbench"], res["engbench"])]
+        print(f"{mode:<10} {clients:>7} {'other CPU % (sb, eb)':<22} " + " ".join(f"({a}, {b})" for a, b in other))
 
 
 if __name__ == "__main__":

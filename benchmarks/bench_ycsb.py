@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """engbench's ycsb workload beside go-ycsb v1.0.1 on the same engine library, and the driver's headroom.
 
-Two comparisons, each interleaved (a, b, b, a, ...) over --reps pairs, medians printed:
+Two comparisons, each interleaved (a, b, b, a, ...) over --reps pairs, medians printed (for the
+peer, eb/go is the median of the per-pair ratios, each pair's printed), with the CPU the rest of
+the machine used during every pair (engbench.peers.cpu):
 
 1. headroom: YCSB C (100% zipfian reads) on the null engine and on every real KV engine; the
    driver's own cost per operation is what null measures, so null must reach >= 10x the fastest
    real engine's ops/s (issue 20's target).
 2. peer: go-ycsb (`go-ycsb load|run <engine> -P workloads/workload<x>`) against `engbench-driver
    run` of ycsb on the same engine library, same recordcount, operationcount, threadcount and
-   letter; ops/s of the run phase and client CPU per operation of the run phase (user+sys CPU of
+   letter; ops/s of the run phase (each client's own figure over its run phase, the whole run it
+   reports: go-ycsb's TOTAL OPS, engbench's request rate) and client CPU per operation of the run phase (user+sys CPU of
    the process that ran it, minus engbench's load-phase CPU from summary load.cpu_s). Both embed
    the engine, so "client CPU" includes the engine's work, and the layouts differ: engbench keeps
    a record table plus an _id index (MongoDB's layout), go-ycsb one row/key per record.
@@ -64,6 +67,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from engbench.peers import rates
+from engbench.peers.cpu import CpuWindow
 from engbench.run import driver
 
 REAL = ["rocksdb", "wiredtiger", "wiredtiger-lsm", "lmdb", "sqlite"]
@@ -126,13 +131,17 @@ def go_ycsb(args, letter, tmp: Path, server=None) -> tuple:
     return float(m.group(3)), cpu / int(m.group(2)) * 1e6
 
 
-def interleaved(reps, a, b):
-    """[(a result, b result)] of reps pairs, run a, b then b, a, ..."""
-    res = {"a": [], "b": []}
+def interleaved(reps, a, b, server=None):
+    """(a results, b results, other CPU % per pair) of reps pairs, run a, b then b, a, ...; the other
+    CPU is what the rest of the machine used during the pair (engbench.peers.cpu; the clients are
+    this script's children, a private server's pid is given)."""
+    res, others = {"a": [], "b": []}, []
     for rep in range(reps):
+        window = CpuWindow([server.pid] if server else [])
         for who in (("a", "b") if rep % 2 == 0 else ("b", "a")):
             res[who].append((a if who == "a" else b)())
-    return res["a"], res["b"]
+        others.append(window.close()["other_pct"])
+    return res["a"], res["b"], others
 
 
 def med(xs, i):
@@ -145,9 +154,10 @@ def headroom(args, tmp):
     print(f"{'engine':<16} {'ops/s':>12} {'cpu us/op':>10} {'null / engine':>14}")
     best = None
     for engine in REAL:
-        null, real = interleaved(args.reps, lambda: engbench(args, "null", "c", tmp),
-                                 lambda e=engine: engbench(args, e, "c", tmp))
-        print(f"{engine:<16} {med(real, 0):>12.0f} {med(real, 1):>10.2f} {med(null, 0) / med(real, 0):>14.1f}")
+        null, real, others = interleaved(args.reps, lambda: engbench(args, "null", "c", tmp),
+                                         lambda e=engine: engbench(args, e, "c", tmp))
+        print(f"{engine:<16} {med(real, 0):>12.0f} {med(real, 1):>10.2f} {med(null, 0) / med(real, 0):>14.1f}"
+              f"   other CPU % per pair {' '.join(f'{x:.0f}' for x in others)}")
         if best is None or med(real, 0) > best[1]:
             best = (engine, med(real, 0), med(null, 0))
     print(f"{'null':<16} {best[2]:>12.0f}")
@@ -161,14 +171,17 @@ def peer(args, tmp):
         return
     print(f"\npeer: go-ycsb vs engbench on {args.peer_engine}, {args.records} records, {args.ops} ops, {args.threads} "
           f"thread(s), {args.reps} interleaved pairs (medians; cpu = run phase, us per op)")
-    print(f"{'letter':<7} {'go-ycsb ops/s':>14} {'engbench ops/s':>15} {'eb/go':>6} {'go cpu':>8} {'eb cpu':>8}")
+    print(f"{'letter':<7} {'go-ycsb ops/s':>14} {'engbench ops/s':>15} {'eb/go':>6} {'go cpu':>8} {'eb cpu':>8}"
+          "  pair ratios eb/go; other CPU % per pair")
     with server_for(args, tmp) as server:
         for letter in args.letters.split(","):
-            go, eb = interleaved(args.reps, lambda: go_ycsb(args, letter, tmp, server),
-                                 lambda: engbench(args, args.peer_engine, letter, tmp, PEER_KNOBS[args.peer_engine],
-                                                  server))
-            print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {med(eb, 0) / med(go, 0):>6.2f} "
-                  f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}")
+            go, eb, others = interleaved(args.reps, lambda: go_ycsb(args, letter, tmp, server),
+                                         lambda: engbench(args, args.peer_engine, letter, tmp,
+                                                          PEER_KNOBS[args.peer_engine], server), server)
+            ratios = rates.pair_ratios([e[0] for e in eb], [g[0] for g in go])
+            print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {rates.median(ratios):>6.2f} "
+                  f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}  {' '.join(f'{x:.2f}' for x in ratios)}; "
+                  f"{' '.join(f'{x:.0f}' for x in others)}")
 
 
 @contextlib.contextmanager

@@ -6,9 +6,10 @@
   (c) iibench on null        vs  iibench on the fastest real engine     (target >= 10x)
   (d) iibench on null, 2 loader threads vs 1                            (target >= 1.8x)
 
-(a) and (b) target >= 0.9x and are run interleaved (A B A B ..., --reps pairs, the side that goes
+(a) and (b) target >= 1.0x and are run interleaved (A B A B ..., --reps pairs, the side that goes
 first alternates); the table shows the median rate of each side and the median of the per-pair
-ratios, so a loaded machine moves both sides of a pair alike. Exactly what each side does:
+ratios, so a loaded machine moves both sides of a pair alike; beside each pair, the CPU the rest
+of the machine used meanwhile (% of all CPUs, engbench.peers.cpu). Exactly what each side does:
 
 (a) both: 1 writer thread, --num sequential 16-byte keys (8-byte big-endian counter padded with '0',
     db_bench's layout), 100-byte values, 1000 keys per WriteBatch (db_bench --batch_size, RocksDB
@@ -38,7 +39,7 @@ ratios, so a loaded machine moves both sides of a pair alike. Exactly what each 
     worker threads' run; neither includes open, the final checkpoint/flush or close.
 
 Usage: driver_bench.py [path/to/engbench-driver] [--num N] [--rows N] [--reps N]
-Stdlib only. Every run gets a fresh temporary directory that is removed afterwards.
+Every run gets a fresh temporary directory that is removed afterwards.
 """
 import argparse
 import json
@@ -51,7 +52,7 @@ import sys
 import tempfile
 
 from driver_run import run_summary
-import time
+from engbench.peers.cpu import CpuWindow
 
 WTPERF = "/root/.cache/engbench/wiredtiger-11.3.1-b11e1830dd1d/bin/wtperf"
 
@@ -140,30 +141,35 @@ def main():
         return run
 
     def pairs(left, right):
-        """A B, B A, A B, ...: per-pair ratios, medians of each side and of the ratios."""
-        ls, rs, ratios = [], [], []
+        """A B, B A, A B, ...: per-pair ratios, medians of each side and of the ratios, and the CPU
+        the rest of the machine used during each pair (% of all CPUs: engbench.peers.cpu; the runs
+        are this script's children, so their CPU is its own)."""
+        ls, rs, ratios, others = [], [], [], []
         for i in range(a.reps):
             order = (left, right) if i % 2 == 0 else (right, left)
+            window = CpuWindow()
             got = {id(f): f() for f in order}
+            others.append(window.close()["other_pct"])
             lr, rr = got[id(left)], got[id(right)]
             ls.append(lr)
             if rr:
                 rs.append(rr)
                 ratios.append(lr / rr)
             print(f"  pair {i + 1}: {lr:12,.0f} {rr or float('nan'):12,.0f}  ratio "
-                  f"{lr / rr if rr else float('nan'):.2f}", file=sys.stderr, flush=True)
+                  f"{lr / rr if rr else float('nan'):.2f}  other CPU {others[-1]:.0f} %", file=sys.stderr, flush=True)
         med = lambda v: statistics.median(v) if v else None
-        return med(ls), med(rs), med(ratios), ratios
+        return med(ls), med(rs), med(ratios), ratios, others
 
     print("(a) fillseq rocksdb vs db_bench", file=sys.stderr)
     ra = pairs(side(lambda: run_driver(driver, "fillseq", "rocksdb", fs, rk), "engbench"),
                side(lambda: run_db_bench(a.num, K, V, B), "db_bench"))
-    rows.append(("(a) fillseq rocksdb, 1 thread, WAL off", "engbench", ra[0], "db_bench", ra[1], 0.9, ra[2], ra[3]))
+    rows.append(("(a) fillseq rocksdb, 1 thread, WAL off", "engbench", ra[0], "db_bench", ra[1], 1.0, ra[2], ra[3],
+                 ra[4]))
     print("(b) fillseq wiredtiger vs wtperf populate", file=sys.stderr)
     rb = pairs(side(lambda: run_driver(driver, "fillseq", "wiredtiger", fw, wk), "engbench"),
                side(lambda: run_wtperf(a.num, K, V, B, 2), "wtperf"))
     rows.append(("(b) fillseq wiredtiger, 2 threads, cursor inserts, log off", "engbench", rb[0], "wtperf", rb[1],
-                 0.9, rb[2], rb[3]))
+                 1.0, rb[2], rb[3], rb[4]))
 
     ii = {"max_rows": a.rows, "batch": 1000, "length_char_fields": 100, "num_secondary_indexes": 3}
     real = {}
@@ -178,19 +184,21 @@ def main():
     big = dict(ii, max_rows=a.rows * 10)
     n1b, s1 = run_driver(driver, "iibench", "null", big)
     rows.append((f"(c) iibench null ({a.rows * 10} docs) vs fastest real ({best})", "null", n1b, best, real[best], 10.0,
-                 None, None))
+                 None, None, None))
     n2, s2 = run_driver(driver, "iibench", "null", dict(big, loader_threads=2))
     rows.append((f"(d) iibench null, 2 loaders vs 1 ({a.rows * 10} docs)", "2 loaders", n2, "1 loader", n1b, 1.8,
-                 None, None))
+                 None, None, None))
 
     print(f"driver: {driver}   fillseq: {a.num} keys, key {K} B, value {V} B, batch {B}, {a.reps} interleaved pairs"
           f" (medians);   iibench: {a.rows} docs, 3 indexes, cf 100 chars")
     print(f"{'comparison':58} {'left':>14} {'rate/s':>12} {'right':>14} {'rate/s':>12} {'ratio':>7} target")
-    for name, ll, lr, rl, rr, target, med_ratio, ratios in rows:
+    for name, ll, lr, rl, rr, target, med_ratio, ratios, others in rows:
         ratio = med_ratio if med_ratio is not None else (lr / rr if lr and rr else float("nan"))
         t = "" if target is None else (f">= {target:g}  " + ("met" if ratio >= target else "MISSED"))
         if ratios:
             t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios)
+        if others:
+            t += "   other CPU % per pair " + " ".join(f"{x:.0f}" for x in others)
         fmt = lambda v: f"{v:12,.0f}" if v else f"{'n/a':>12}"
         print(f"{name:58} {ll:>14} {fmt(lr)} {rl:>14} {fmt(rr)} {ratio:7.2f} {t}")
     print("iibench per engine (docs/s): " + ", ".join(f"{e} {r:,.0f}" for e, r in sorted(real.items(), key=lambda x: -x[1])))

@@ -28,9 +28,15 @@ class OpHasher {
     u64(n);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) u64(load_le(p + i));
-    if (i < n) {
+    if (i < n) {  // the last 1-7 bytes as a little-endian word, zero-padded above
       uint64_t w = 0;
-      for (size_t k = 0; i + k < n; ++k) w |= static_cast<uint64_t>(p[i + k]) << (8 * k);
+      if (n >= 8) {
+        // the word ending at the last byte, shifted down past the bytes hashed already (one load,
+        // no variable-length copy: that was a call to memcpy per string)
+        w = load_le(p + n - 8) >> (8 * (8 - (n - i)));
+      } else {
+        for (size_t k = 0; i + k < n; ++k) w |= static_cast<uint64_t>(p[i + k]) << (8 * k);
+      }
       u64(w);
     }
   }
@@ -55,9 +61,14 @@ class OpHasher {
   }
 
  private:
+  // The 8 bytes at p as a little-endian word: one load on a little-endian machine (the byte loop
+  // it replaced compiled to ~35 instructions per word; the value is the same on every platform).
   static uint64_t load_le(const unsigned char* p) {
-    uint64_t w = 0;
-    for (int k = 0; k < 8; ++k) w |= static_cast<uint64_t>(p[k]) << (8 * k);
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
     return w;
   }
   uint64_t h_ = 0x6A09E667F3BCC908ULL;

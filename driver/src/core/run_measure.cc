@@ -23,6 +23,7 @@ std::string fmt(double v, int prec = 6) {
 struct Workers {
   std::atomic<bool> stop{false};
   std::atomic<int> finished{0};
+  std::atomic<uint64_t> last_end_ns{0};  // when the last worker returned (the client window's end)
   std::mutex err_mu;
   std::string error;
   RunContext ctx;
@@ -54,7 +55,8 @@ struct Workers {
       if (error.empty()) error = "thread " + std::to_string(t) + ": " + e.what();
       stop.store(true);
     }
-    finished.fetch_add(1);
+    const uint64_t end = now_ns();
+    if (finished.fetch_add(1) + 1 == r.nthreads) last_end_ns.store(end);
   }
 
   bool all_finished(const Run& r) const { return finished.load() >= r.nthreads; }
@@ -106,10 +108,12 @@ class Reporter {
     }
   }
 
-  // After the workers joined: the last (partial) interval and the final totals.
-  void finish() {
+  // After the workers joined: the last (partial) interval and the final totals. The window ends
+  // when the last worker returned, not when this thread (which looks every 10 ms) noticed it.
+  void finish(const Workers& w) {
     if (r_.external.load()) r_.interrupted = true;
-    uint64_t end_ns = now_ns();
+    uint64_t end_ns = w.last_end_ns.load();
+    if (end_ns == 0 || end_ns < prev_ns_) end_ns = now_ns();
     r_.client_end = to_unix(end_ns);
     r_.final_snap = r_.metrics->snapshot(true);
     if (end_ns > prev_ns_) emit(end_ns, r_.final_snap);
@@ -177,7 +181,7 @@ void measured_phase(Run& r) {
   Reporter rep(r, w.ctx.start_ns, zero_snap);
   rep.run(w);
   w.join();
-  rep.finish();
+  rep.finish(w);
   if (!w.error.empty()) r.fail(w.error);
 }
 

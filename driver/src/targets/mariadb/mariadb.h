@@ -126,6 +126,17 @@ class MyConn {
       throw EngineError(std::string("mariadb: ") + what + ": " + mysql_stmt_error(s));
     return mysql_stmt_affected_rows(s);
   }
+  // Execute with the params bound before (mysql_stmt_bind_param once, the buffers' contents
+  // changed between executions, as sysbench does: the types go to the server with the first
+  // execution only); returns affected (matched) rows.
+  static uint64_t execute(MYSQL_STMT* s, const char* what) {
+    if (mysql_stmt_execute(s) != 0) throw EngineError(std::string("mariadb: ") + what + ": " + mysql_stmt_error(s));
+    return mysql_stmt_affected_rows(s);
+  }
+  static void bind(MYSQL_STMT* s, MYSQL_BIND* params, const char* what) {
+    if (mysql_stmt_bind_param(s, params) != 0)
+      throw EngineError(std::string("mariadb: ") + what + ": " + mysql_stmt_error(s));
+  }
   uint64_t affected() { return mysql_affected_rows(m_); }
   MYSQL* raw() { return m_; }
   EngineError err(const std::string& what) {

@@ -53,7 +53,8 @@ class FillSeq final : public Workload {
     const size_t rand_len = value_size * static_cast<size_t>(100 - p_int(p, "compressible_pct")) / 100;
     const uint64_t batch = static_cast<uint64_t>(p_int(p, "batch"));
     const double rate = ctx.params.at("target_rate").get<double>() / threads_;
-    const uint64_t lo = shared_ ? 0 : num_ * t / threads_, hi = shared_ ? num_ : num_ * (t + 1) / threads_;
+    const bool shared = shared_;  // a local: the member shares its line with nothing hot, but a read is a load
+    const uint64_t lo = shared ? 0 : num_ * t / threads_, hi = shared ? num_ : num_ * (t + 1) / threads_;
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     auto s = ctx.engine->session();
     std::string key(key_size, '0'), value(value_size, '\0');
@@ -70,7 +71,7 @@ class FillSeq final : public Workload {
     size_t slot = 0;
     uint64_t k = lo, done = 0;
     while (k < hi && !ctx.should_stop()) {
-      const uint64_t first = shared_ ? next_key_.load(std::memory_order_relaxed) : k;
+      const uint64_t first = shared ? next_key_.load(std::memory_order_relaxed) : k;
       if (first >= hi) break;
       uint64_t n = std::min(batch, hi - first);  // shared, threads > 1: at most n (others claim too)
       uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
@@ -81,7 +82,7 @@ class FillSeq final : public Workload {
       s->begin();
       try {
         for (uint64_t i = 0; i < n; ++i, ++k) {
-          if (shared_) {  // claim the next key (wtperf: one atomic increment per key)
+          if (shared) {  // claim the next key (wtperf: one atomic increment per key)
             k = next_key_.fetch_add(1, std::memory_order_relaxed);
             if (k >= hi) {
               n = i;
@@ -120,9 +121,12 @@ class FillSeq final : public Workload {
   uint64_t num_ = 0;
   int table_ = 0;
   bool shared_ = false;
-  std::atomic<uint64_t> next_key_{0};  // key_order=shared: the next unclaimed key
   std::string buf_;
   std::atomic<uint64_t> written_{0};
+  // key_order=shared: the next unclaimed key, on a cache line of its own (every key's claim moves
+  // the line between the writers; nothing else they read may live on it)
+  alignas(64) std::atomic<uint64_t> next_key_{0};
+  char pad_[64 - sizeof(std::atomic<uint64_t>)];
 };
 
 void check(const ParamValues& p, std::vector<std::string>* problems) {

@@ -22,6 +22,7 @@ struct IibenchShape {
   // own in WiredTiger: 1 is its behaviour on the KV engines, MariaDB runs one multi-row INSERT per
   // group, and on MongoDB it changes nothing (the server already commits per document).
   int docs_per_txn = 0;
+  bool bulk_load = false;    // MyRocks: loaders' connections SET rocksdb_bulk_load=1 (iibench.py's --bulk_load)
 };
 
 // The secondary indexes of an iibench variant, in creation order (workload.cc).
@@ -33,9 +34,27 @@ std::vector<IndexDef> iibench_indexes(int num_secondary, bool id_index, const st
 class IibenchClient {
  public:
   virtual ~IibenchClient() = default;
-  // One insert request of BSON documents {_id?, dateandtime, cashregisterid, customerid, productid,
-  // price, cf1..}.
-  virtual void insert_batch(const std::vector<Doc>& docs) = 0;
+  // What a store makes of a batch before its request: the statement text of a SQL store (empty
+  // where the documents are sent as they are).
+  struct Prepared {
+    std::string text;
+    std::vector<std::string> more;  // the next statements of the request (docs_per_txn), sent in order
+  };
+  // Client-side work on a batch of BSON documents {_id?, dateandtime, cashregisterid, customerid,
+  // productid, price, cf1..}; may run on another thread than send() while an earlier batch is in
+  // flight (the loaders' generate_ahead), so it must not use the connection.
+  virtual void prepare(const std::vector<Doc>& docs, Prepared* out) {
+    (void)docs;
+    out->text.clear();
+    out->more.clear();
+  }
+  // One insert request of `docs`, as prepare() left them in `p`.
+  virtual void send(const std::vector<Doc>& docs, const Prepared& p) = 0;
+  void insert_batch(const std::vector<Doc>& docs) {
+    Prepared p;
+    prepare(docs, &p);
+    send(docs, p);
+  }
   // Range query on secondary index `index` (iibench_secondary_indexes; mongodb: 0 = pc, 1 = rpc,
   // 2 = ptc) from `start`, the values of the index's first start.size() columns (a lexicographic
   // `>=`), in index order, with a limit. Returns rows.
@@ -49,6 +68,11 @@ class IibenchStore {
   virtual std::unique_ptr<IibenchClient> client() = 0;
   virtual json summary_extra() const { return json::object(); }
 };
+
+// The INSERT statement the MariaDB store sends for `docs` in a table of `shape` (store_mariadb.cc;
+// also what its prepare() makes). Strings are escaped as mysql_real_escape_string does on a
+// connection whose character set is ASCII-transparent (utf8*, latin1, ascii, binary).
+std::string iibench_insert_sql(const IibenchShape& shape, const std::vector<Doc>& docs);
 
 std::unique_ptr<IibenchStore> kv_iibench_store(Engine& engine);
 std::unique_ptr<IibenchStore> mariadb_iibench_store(Target& target);

@@ -17,7 +17,7 @@ class KvIibenchClient final : public IibenchClient {
  public:
   KvIibenchClient(Engine& e, Collection& c, size_t per_txn) : s_(e.session()), coll_(c), per_txn_(per_txn) {}
   // One transaction per request, or per group of per_txn_ documents of it (docs_per_txn).
-  void insert_batch(const std::vector<Doc>& docs) override {
+  void send(const std::vector<Doc>& docs, const Prepared&) override {
     const size_t step = per_txn_ == 0 ? docs.size() : per_txn_;
     for (size_t i = 0; i < docs.size(); i += step) coll_.insert_batch(*s_, docs.data() + i, std::min(step, docs.size() - i));
   }

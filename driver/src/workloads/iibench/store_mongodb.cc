@@ -21,7 +21,7 @@ class MongoIibenchClient final : public IibenchClient {
   MongoIibenchClient(const Shared& s, const std::string& name, const std::string& variant)
       : c_(s), name_(name), variant_(variant) {}
 
-  void insert_batch(const std::vector<Doc>& docs) override {
+  void send(const std::vector<Doc>& docs, const Prepared&) override {
     std::vector<const std::string*> ptrs(docs.size());
     for (size_t i = 0; i < docs.size(); ++i) ptrs[i] = &docs[i].bytes;
     c_.insert_many(c_.coll(0, name_), ptrs, name_.c_str());

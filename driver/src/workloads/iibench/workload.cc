@@ -17,6 +17,7 @@
 
 #include "core/collection.h"
 #include "core/rng.h"
+#include "workloads/ahead.h"
 #include "workloads/doc_writer.h"
 #include "workloads/iibench/store.h"
 #include "workloads/workload.h"
@@ -71,6 +72,7 @@ class IIBench final : public Workload {
     max_rows_ = static_cast<uint64_t>(p_int(p, "max_rows"));
     nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
     store_ = iibench_stores().kv(engine);
+    ahead_ = p_str(p, "generate_ahead") == "always";  // the loader thread is the engine's writer
     setup_store(p, seed);
   }
 
@@ -81,6 +83,7 @@ class IIBench final : public Workload {
     nsec_ = static_cast<int>(p_int(p, "num_secondary_indexes"));
     store_ = iibench_stores().for_target(target);
     if (!store_) throw std::runtime_error("iibench does not run on this target");
+    ahead_ = p_str(p, "generate_ahead") != "never";  // the server works while the next batch is made
     setup_store(p, seed);
   }
 
@@ -94,6 +97,7 @@ class IIBench final : public Workload {
     shape.num_char_fields = static_cast<int>(p_int(p, "num_char_fields"));
     shape.length_char_fields = static_cast<int>(p_int(p, "length_char_fields"));
     shape.docs_per_txn = static_cast<int>(p_int(p, "docs_per_txn"));
+    shape.bulk_load = py_ && p_bool(p, "bulk_load");
     store_->create(shape);
     doc_bytes_ = document_bytes(p);
     Rng r(seed, 0xC4A5);
@@ -157,6 +161,23 @@ class IIBench final : public Workload {
     return sh;
   }
 
+  // A loader's batch: its documents, what the store prepared of them (the SQL text), and the
+  // loader's op hash once the batch is in it.
+  struct LoadBatch {
+    std::vector<Doc> docs;
+    IibenchClient::Prepared prepared;
+    OpHasher hash;
+  };
+
+  // Batches of `batch` documents until this loader's share of max_rows (or a stop). Generating a
+  // batch (documents, op hash) and preparing it (the store's statement) is `make`; sending it and
+  // recording it is `sent`. generate_ahead (server targets by default): `make` runs on a helper
+  // thread one batch ahead while the loader sends the current one (wl::Ahead), as iibench.py's
+  // generator process does; the same batches are made in the same order from the same Rng, so the
+  // documents, the statements and the op hash are those of the sequential loop (the loader's hash
+  // takes each batch's value when that batch is sent: a batch made but never sent, at a stop, is
+  // not in it). Latency: sequential, from before the batch is made (as before generate_ahead
+  // existed); ahead, from the send, the batch being ready.
   void load(int t, RunContext& ctx, ThreadMetrics& m, OpHasher& h) {
     const ParamValues& p = ctx.params;
     uint64_t rows = max_rows_ == 0 ? UINT64_MAX
@@ -166,26 +187,52 @@ class IIBench final : public Workload {
     Rng rng(ctx.seed, static_cast<uint64_t>(t));
     LoadShape sh = load_shape(p, rng);
     auto client = store_->client();
-    std::vector<Doc> docs;
-    uint64_t done = 0;
-    while (done < rows && !ctx.should_stop()) {
-      uint64_t n = std::min(batch, rows - done);
-      uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
-      if (ctx.should_stop()) break;
-      uint64_t t0 = rate > 0 ? intended : now_ns();
-      h.u64(0x494E53 /* INS */);
-      h.u64(n);
-      docs.resize(n);
+    OpHasher made_hash = h;
+    uint64_t made = 0, done = 0;
+    auto make = [&](LoadBatch& b) {
+      const uint64_t n = std::min(batch, rows - made);
+      made_hash.u64(0x494E53 /* INS */);
+      made_hash.u64(n);
+      b.docs.resize(n);
       const int64_t now_ms = unix_now_ms();
       for (uint64_t i = 0; i < n; ++i) {
-        if (py_) py_document(&docs[i].bytes, rng, h, now_ms / 1000 * 1000, sh.data_len);
-        else purchase_document(&docs[i].bytes, rng, h, now_ms, &sh);
+        if (py_) py_document(&b.docs[i].bytes, rng, made_hash, now_ms / 1000 * 1000, sh.data_len);
+        else purchase_document(&b.docs[i].bytes, rng, made_hash, now_ms, &sh);
       }
-      client->insert_batch(docs);
+      client->prepare(b.docs, &b.prepared);
+      b.hash = made_hash;
+      made += n;
+    };
+    auto sent = [&](LoadBatch& b, uint64_t t0) {
+      client->send(b.docs, b.prepared);
       uint64_t t1 = now_ns();
+      const uint64_t n = b.docs.size();
       m.record(0, (t1 - std::min(t0, t1)) / 1000, n, 0, n * doc_bytes_);
+      h = b.hash;
       done += n;
       inserted_.fetch_add(n, std::memory_order_relaxed);
+    };
+    if (!ahead_) {
+      LoadBatch b;
+      while (done < rows && !ctx.should_stop()) {
+        uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
+        if (ctx.should_stop()) break;
+        uint64_t t0 = rate > 0 ? intended : now_ns();
+        make(b);
+        sent(b, t0);
+      }
+      return;
+    }
+    wl::Ahead<LoadBatch> ahead([&](LoadBatch& b) {
+      if (made >= rows || ctx.should_stop()) return false;
+      make(b);
+      return true;
+    });
+    while (LoadBatch* b = ahead.next()) {
+      uint64_t intended = rate > 0 ? pace(ctx.start_ns, rate, done, ctx) : 0;
+      if (ctx.should_stop()) break;
+      sent(*b, rate > 0 ? intended : now_ns());
+      ahead.done();
     }
   }
 
@@ -302,7 +349,7 @@ class IIBench final : public Workload {
   }
 
   int loaders_ = 1, queriers_ = 0, nsec_ = 0;
-  bool py_ = false;
+  bool py_ = false, ahead_ = false;
   uint64_t max_rows_ = 0, doc_bytes_ = 0;
   std::unique_ptr<IibenchStore> store_;
   std::string chars_;
@@ -368,12 +415,22 @@ WorkloadInfo iibench_info() {
        "indexes and values; id_index, num_char_fields, length_char_fields, percent_compressible do not apply)",
        {"mongodb", kPy}},
       {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)"},
+      {"bulk_load", ParamType::Bool, true,
+       "variant iibench-py on mariadb-myrocks: each loader's connection sets rocksdb_bulk_load=1 before its first INSERT, "
+       "as iibench.py does on RocksDB by default (--bulk_load=1): the primary key's rows go straight to SST files, "
+       "visible once the loader ends; no effect on other variants, engines and targets"},
       {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
       {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
       {"batch", ParamType::Int, int64_t{1000}, "documents per insert request"},
       {"docs_per_txn", ParamType::Int, int64_t{0},
        "documents per transaction within a request: 0 = the whole batch in one; 1 = each document on its own, "
        "as MongoDB commits the documents of an insert (KV engines; MariaDB: one INSERT per group; MongoDB: no effect)"},
+      {"generate_ahead", ParamType::Enum, std::string("server"),
+       "server: on a server target each loader makes its next batch (documents and statement) on a helper thread "
+       "while the current one is in flight, as iibench.py's generator process does; always: on embedded engines too "
+       "(a second thread beside the engine's writer); never: make, then send. Same documents, statements and op "
+       "stream either way",
+       {"server", "always", "never"}},
       {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}"},
       {"id_index", ParamType::Bool, true, "documents get an ObjectId _id with its own index, as in MongoDB"},
       {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document"},

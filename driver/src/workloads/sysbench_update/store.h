@@ -1,5 +1,5 @@
 // sysbench-update's store interface: tables <prefix>1..N {id PK, k (index k_1), c char(120), pad
-// char(60)}. Stores: store_kv.cc (KV engines), store_mariadb.cc, store_mongodb.cc.
+// char(60)}; k_1 exists once loaded() has returned. Stores: store_kv.cc (KV engines), store_mariadb.cc, store_mongodb.cc.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -38,6 +38,10 @@ class SysbenchStore {
   // loader what is there); servers drop and recreate them, so every run starts empty.
   virtual void create(const std::string& prefix, int tables) = 0;
   virtual uint64_t rows(int table) = 0;  // rows already present (0 for a fresh table)
+  // After the load, before the updates (inside the load's window). MariaDB builds the k index here,
+  // after the rows, as sysbench's prepare does (CREATE INDEX k_1 once the table is filled: a sorted
+  // build, whose packed pages an index-mode update splits as it splits sysbench's).
+  virtual void loaded(int tables) { (void)tables; }
   virtual std::unique_ptr<SysbenchClient> client() = 0;
   // What the store itself measures for the summary (KV: logical_index_key_bytes, conflict_retries).
   virtual json summary_extra() const { return json::object(); }

@@ -1,9 +1,11 @@
 // sysbench-update on MariaDB: sysbench's table and statements (oltp_common.lua):
 //   CREATE TABLE sbtestN (id INT PRIMARY KEY, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '',
-//                         pad CHAR(60) NOT NULL DEFAULT '', KEY k_1(k)) ENGINE=InnoDB|ROCKSDB
+//                         pad CHAR(60) NOT NULL DEFAULT '') ENGINE=InnoDB|ROCKSDB
+//   and, once loaded, CREATE INDEX k_1 ON sbtestN (k), as sysbench's prepare builds it
 //   load: multi-row INSERT per load_batch;  UPDATE sbtestN SET c=? WHERE id=?;  UPDATE sbtestN SET k=k+1 WHERE id=?
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "targets/mariadb/mariadb.h"
 #include "workloads/sysbench_update/store.h"
@@ -33,30 +35,17 @@ class SqlSysbenchClient final : public SysbenchClient {
   }
 
   bool update_c(int table, int64_t id, const char* c) override {
-    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table), "UPDATE " + name(table) + " SET c=? WHERE id=?");
-    MYSQL_BIND b[2];
-    std::memset(b, 0, sizeof b);
-    unsigned long clen = kSbCLen;
-    long long idv = id;
-    b[0].buffer_type = MYSQL_TYPE_STRING;
-    b[0].buffer = const_cast<char*>(c);
-    b[0].buffer_length = kSbCLen;
-    b[0].length = &clen;
-    b[1].buffer_type = MYSQL_TYPE_LONGLONG;
-    b[1].buffer = &idv;
-    return MyConn::run(s, b, "UPDATE sbtest SET c=? WHERE id=?") > 0;
+    Update& u = update(table, false);
+    std::memcpy(u.c, c, kSbCLen);
+    u.id = id;
+    return MyConn::execute(u.s, "UPDATE sbtest SET c=? WHERE id=?") > 0;
   }
 
   bool update_k(int table, int64_t id, int64_t* new_k) override {
-    MYSQL_STMT* s = c_.prepare(2 * static_cast<size_t>(table) + 1, "UPDATE " + name(table) + " SET k=k+1 WHERE id=?");
-    MYSQL_BIND b[1];
-    std::memset(b, 0, sizeof b);
-    long long idv = id;
-    b[0].buffer_type = MYSQL_TYPE_LONGLONG;
-    b[0].buffer = &idv;
-    uint64_t n = MyConn::run(s, b, "UPDATE sbtest SET k=k+1 WHERE id=?");
+    Update& u = update(table, true);
+    u.id = id;
     *new_k = -1;
-    return n > 0;
+    return MyConn::execute(u.s, "UPDATE sbtest SET k=k+1 WHERE id=?") > 0;
   }
 
   bool get(int table, int64_t id, int64_t* k, std::string* c) override {
@@ -68,7 +57,39 @@ class SqlSysbenchClient final : public SysbenchClient {
   }
 
  private:
+  // A table's UPDATE, prepared and bound once (its buffers below): per update only the values are
+  // copied in and the statement executed.
+  struct Update {
+    MYSQL_STMT* s = nullptr;
+    MYSQL_BIND b[2];
+    char c[kSbCLen];
+    unsigned long clen = kSbCLen;
+    long long id = 0;
+  };
+  Update& update(int table, bool k) {
+    const size_t slot = 2 * static_cast<size_t>(table) + (k ? 1 : 0);
+    if (slot >= updates_.size()) updates_.resize(slot + 1);
+    std::unique_ptr<Update>& u = updates_[slot];
+    if (!u) {
+      u = std::make_unique<Update>();
+      u->s = c_.prepare(slot, "UPDATE " + name(table) + (k ? " SET k=k+1 WHERE id=?" : " SET c=? WHERE id=?"));
+      std::memset(u->b, 0, sizeof u->b);
+      MYSQL_BIND* idb = u->b;
+      if (!k) {
+        u->b[0].buffer_type = MYSQL_TYPE_STRING;
+        u->b[0].buffer = u->c;
+        u->b[0].buffer_length = kSbCLen;
+        u->b[0].length = &u->clen;
+        idb = &u->b[1];
+      }
+      idb->buffer_type = MYSQL_TYPE_LONGLONG;
+      idb->buffer = &u->id;
+      MyConn::bind(u->s, u->b, k ? "UPDATE sbtest SET k=k+1 WHERE id=?" : "UPDATE sbtest SET c=? WHERE id=?");
+    }
+    return *u;
+  }
   std::string name(int t) const { return prefix_ + std::to_string(t + 1); }
+  std::vector<std::unique_ptr<Update>> updates_;  // before c_: destroyed after it (c_ closes the statements)
   MyConn c_;
   std::string prefix_;
   std::string sql_;
@@ -85,8 +106,13 @@ class SqlSysbenchStore final : public SysbenchStore {
       c.exec("DROP TABLE IF EXISTS " + n);
       c.exec("CREATE TABLE " + n +
              " (id INT NOT NULL, k INT NOT NULL DEFAULT 0, c CHAR(120) NOT NULL DEFAULT '', "
-             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id), KEY k_1 (k)) ENGINE=" + engine_);
+             "pad CHAR(60) NOT NULL DEFAULT '', PRIMARY KEY (id)) ENGINE=" + engine_);
     }
+  }
+  void loaded(int tables) override {
+    MyConn c(ci_);
+    for (int t = 0; t < tables; ++t)
+      c.exec("CREATE INDEX k_1 ON " + prefix_ + std::to_string(t + 1) + " (k)");
   }
   uint64_t rows(int) override { return 0; }  // recreated empty
   std::unique_ptr<SysbenchClient> client() override { return std::make_unique<SqlSysbenchClient>(ci_, prefix_); }

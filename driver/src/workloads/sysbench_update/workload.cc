@@ -69,6 +69,7 @@ class SysbenchUpdate final : public Workload {
     // in order, so a row's record id is its id (the primary key lookup of an update).
     const uint64_t batch = static_cast<uint64_t>(p_int(p, "load_batch"));
     const uint64_t t0 = now_ns();
+    const double cpu0 = process_cpu_s();
     load_start_unix_s_ = static_cast<double>(unix_now_ms()) / 1000.0;
     k_sum_loaded_.assign(tables_, 0);
     std::vector<std::thread> loaders;
@@ -105,8 +106,10 @@ class SysbenchUpdate final : public Workload {
     for (auto& th : loaders) th.join();
     for (auto& e : errors)
       if (!e.empty()) throw std::runtime_error("sysbench-update load: " + e);
+    store_->loaded(tables_);
     load_seconds_ = static_cast<double>(now_ns() - t0) / 1e9;
     load_end_unix_s_ = load_start_unix_s_ + load_seconds_;
+    load_cpu_s_ = process_cpu_s() - cpu0;
     steps_.assign(clients_.size(), Step{});
     barrier_.reset(max_clients_);
   }
@@ -133,6 +136,7 @@ class SysbenchUpdate final : public Workload {
                        {"end_unix_s", st.end_unix_s},
                        {"seconds", std::max(0.0, st.end_unix_s - st.start_unix_s)},
                        {"requests", st.requests.load()},
+                       {"cpu_s", st.cpu_s},
                        {"requests_per_s", st.end_unix_s > st.start_unix_s
                                               ? static_cast<double>(st.requests.load()) / (st.end_unix_s - st.start_unix_s)
                                               : 0.0},
@@ -145,7 +149,7 @@ class SysbenchUpdate final : public Workload {
     j["steps"] = steps;
     j["logical_bytes_stored"] = rows * row_bytes();  // every loaded row; updates keep row sizes
     j["load"] = {{"rows", rows}, {"seconds", load_seconds_}, {"start_unix_s", load_start_unix_s_},
-                 {"end_unix_s", load_end_unix_s_}, {"k_sum", ksum}};
+                 {"end_unix_s", load_end_unix_s_}, {"k_sum", ksum}, {"cpu_s", load_cpu_s_}};
     j["verify"] = {{"checks", verify_checks_.load()}, {"mismatches", verify_bad_.load()}};
     return j;
   }
@@ -153,6 +157,7 @@ class SysbenchUpdate final : public Workload {
  private:
   struct Step {
     double start_unix_s = 0, end_unix_s = 0;
+    double cpu_s = 0;  // the driver process's CPU (user + sys, every thread) over the step's window
     uint64_t start_ns = 0, deadline_ns = 0;
     std::atomic<uint64_t> requests{0};
     bool ran = false;
@@ -186,9 +191,14 @@ class SysbenchUpdate final : public Workload {
   // At the boundary before step st (st == clients_.size(): after the last one).
   void turn_step(size_t st, const RunContext& ctx, double step_s) {
     uint64_t now = now_ns();
-    if (st > 0) steps_[st - 1].end_unix_s = to_unix(ctx, now);
+    const double cpu = process_cpu_s();
+    if (st > 0) {
+      steps_[st - 1].end_unix_s = to_unix(ctx, now);
+      steps_[st - 1].cpu_s += cpu;
+    }
     if (st < clients_.size()) {
       Step& n = steps_[st];
+      n.cpu_s = -cpu;
       n.start_ns = now;
       n.start_unix_s = to_unix(ctx, now);
       n.deadline_ns = step_s > 0 ? now + static_cast<uint64_t>(step_s * 1e9) : 0;
@@ -255,7 +265,7 @@ class SysbenchUpdate final : public Workload {
   bool index_mode_ = false;
   std::unique_ptr<SysbenchStore> store_;
   std::vector<int64_t> k_sum_loaded_;
-  double load_seconds_ = 0;
+  double load_seconds_ = 0, load_cpu_s_ = 0;
   // The load's wall window, so its OS costs can be computed from the captures (process: loads).
   double load_start_unix_s_ = 0, load_end_unix_s_ = 0;
   std::vector<Step> steps_;
