@@ -58,7 +58,7 @@ def test_between_makes_the_measured_phase_after_the_load_read_from_the_device(sc
     # The run's own device reads in the 3 s step, measured (benchmarks/spread_physical.py --reps 5,
     # 2026-11-26, other work keeping 50-96 % of the CPUs busy): after the drop 0.066-0.124 reads per
     # update and 56-79 % of the table read back; without it at most 0.00008 per update and 0.1 % of
-    # the table (the load's pages are still cached). The floors are half the smallest figures with
+    # the table (the load's pages are still cached; the driver's own code is read in first: physical.warm_program). The floors are half the smallest figures with
     # the drop, the ceilings ten times the largest without it.
     read = {k: r["bytes_read"] / r["disk_bytes"] for k, r in (("between", c), ("none", w))}
     per = {"between": c["reads_per_update"], "none": w["reads_per_update"]}
