@@ -32,8 +32,8 @@ def pytest_sessionfinish(session, exitstatus):
 # other test too), run one after another on one xdist worker (`--dist loadgroup`): beside them the
 # other worker runs anything else, which adds CPU and disk noise but never drops their caches.
 DEVICE = pytest.mark.xdist_group("device")
-# Tests that run the workflow (Snakemake, locally or on the one-node Slurm cluster) take the machine's
-# benchmark lock (engbench.matrix.machine_lock) run after run: one after another, on one worker.
+# Tests that run the workflow (Snakemake, locally or on the one-node Slurm cluster) or the main job
+# (the fresh-clone check) take the machine's benchmark lock (engbench.matrix.machine_lock) run after run: one after another, on one worker.
 WORKFLOW = pytest.mark.xdist_group("workflow")
 
 

@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from engbench import paths
+from conftest import WORKFLOW
 
-pytestmark = pytest.mark.newcomer
+# its main jobs take the machine's benchmark lock, as the workflow tests do: one group, one worker
+# (beside it on the other worker the Slurm test's jobs waited for the lock past their 600 s in CI)
+pytestmark = [pytest.mark.newcomer, WORKFLOW]
 NOISE = ("Passed unknown parameter", "without encryption", "Traceback")
 
 
