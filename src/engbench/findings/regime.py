@@ -114,7 +114,7 @@ QUANTITIES = {q.name: q for q in [
     Quantity("tables_per_cache", "×", "data + index bytes at the end ÷ the engine cache "
              "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes"))),
     Quantity("checkpoints_in_window", "checkpoints", "checkpoints the engine began inside the client window "
-             "(runs.checkpoints_in_window, from the driver's checkpoint times)", _col("checkpoints_in_window")),
+             "(runs.checkpoints, from the driver's engine_events)", _col("checkpoints")),
     Quantity("log_slot_wait_fraction", "fraction", "WiredTiger's log slot joins that yielded ÷ all slot joins "
              "over the run (runs.log_slot_wait_fraction, normalize.workloads.log_slot_figures)",
              _col("log_slot_wait_fraction")),

@@ -14,18 +14,22 @@ from .base import Finding, Pick
 
 LB = {(db, c): f"repro_linkbench_{db}_{c}" for db in ("cached", "iobound") for c in ("zlib", "snappy")}
 BT, RX = "wiredtiger", "rocksdb"
-_SRC_IO = "IO-bound: 1.03–1.24 device reads per transaction (r/t), database 3–4x the 8 GB of RAM"
-_SRC_CACHED = "cached: the database 1.1–2.5x the 2 GB engine cache, in RAM: 0 reads per transaction"
+_SRC_IO = "IO-bound: 1.03–1.24 device reads per transaction (r/t), database 22–34 GB: 2.75–4.25x the 8 GB of RAM"
+_SRC_CACHED = "cached: the database 2.1–6.5 GB, 1.05–3.25x the 2 GB engine cache, in RAM: 0 reads per transaction"
 _CKPT = Gate("checkpoints_in_window", lo=3, engines=(BT,),
              source="hour-long measured loops with a checkpoint every 60 s (syncPeriodSecs: 60)")
+# The size gates are the source's own range (data/published/000_linkbench_{load,query}_*.csv: size_gb
+# against 8 GB of RAM and 2 GB caches). Set 2026-11-26 before the reproduction's runs, from "4x" and
+# "1.5-3x" (round figures written before the experiment files were sized; the source's range was
+# read off its tables for them). The regime's defining figures, reads per transaction, are unchanged.
 GATES = {}
 for _c in ("snappy", "zlib"):
     GATES[LB[("iobound", _c)]] = (
         Gate("device_reads_per_op", lo=0.9, source=_SRC_IO),
-        Gate("tables_per_memory_limit", lo=4.0, source=_SRC_IO), _CKPT)
+        Gate("tables_per_memory_limit", lo=2.75, source=_SRC_IO), _CKPT)
     GATES[LB[("cached", _c)]] = (
         Gate("device_reads_per_op", hi=0.01, source=_SRC_CACHED),
-        Gate("tables_per_cache", lo=1.5, hi=3.0, source=_SRC_CACHED + " (here: about 2x)"), _CKPT)
+        Gate("tables_per_cache", lo=1.05, hi=3.25, source=_SRC_CACHED), _CKPT)
 
 
 def lb(engine, db, c, value, where=None, tag=""):

@@ -20,16 +20,22 @@ BT, LSM, RX, LM = "wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb"
 _SRC_SMALL = "8G, direct IO: io.r 215 per 200k inserts = 1.1 device reads per insert; indexes several times the cache"
 _SRC_LARGE = "144G, buffered IO: io.r 0.02 per 200k inserts; the secondary indexes fit in the cache"
 _SRC_PAGES = ("direct IO in the source: every WiredTiger cache miss is a device read, not a page-cache hit")
+# secondary_index_per_cache is the indexes' bytes on disk against the cache; WiredTiger holds them in
+# its cache in a larger, uncompressed form (170 against 126 bytes per document, the experiment files).
+# The source gives no index size, only "several times the cache" (8G) and the reads it caused, so the
+# bands are "at least 2x" and "within 2x of it"; set 2026-11-26 before the reproduction's runs (from
+# 3x and 0.7-1.5x, written before the files were sized: on disk the sized files give 3.0x and 0.75x).
+# The reads per insert (>= 0.5 at 8G-like, the issue's figure) are unchanged.
 GATES = {
     "repro_iibench_cache_large": (
         Gate("secondary_index_per_cache", hi=0.35, engines=(BT, LSM), source=_SRC_LARGE + " (here: about 1/4)"),
         Gate("device_reads_per_op", hi=0.005, engines=(BT,), source=_SRC_LARGE)),
     "repro_iibench_cache_medium": (
-        Gate("secondary_index_per_cache", lo=0.7, hi=1.5, engines=(BT, LSM),
-             source="32G, direct IO: io.r 17.66 per 200k inserts; the indexes about the cache's size (here: about 1x)"),
+        Gate("secondary_index_per_cache", lo=0.5, hi=2.0, engines=(BT, LSM),
+             source="32G, direct IO: io.r 17.66 per 200k inserts; the indexes about the cache's size (here: within 2x of it)"),
         Gate("engine_misses_per_device_read", lo=0.8, hi=1.2, engines=(BT,), source=_SRC_PAGES)),
     "repro_iibench_cache_small": (
-        Gate("secondary_index_per_cache", lo=3.0, engines=(BT, LSM), source=_SRC_SMALL + " (here: about 4x)"),
+        Gate("secondary_index_per_cache", lo=2.0, engines=(BT, LSM), source=_SRC_SMALL + " (here: at least 2x)"),
         Gate("device_reads_per_op", lo=0.5, engines=(BT,), source=_SRC_SMALL),
         Gate("engine_misses_per_device_read", lo=0.8, hi=1.2, engines=(BT,), source=_SRC_PAGES)),
 }
