@@ -33,6 +33,9 @@ def test_shipped_runs_are_complete_and_intact(shipped):
         assert rundir.check(run_dir) == [], run_dir.name
         # a main-job run keeps its executed notebook; a reproduction run (engbench reproduce, the
         # workflow) its target record
+        if m["workload"] == "calibrate":  # the device calibrations reproduce ran the runs against
+            assert m["engine"] == "fio" and (run_dir / "fio").is_dir(), run_dir.name
+            continue
         assert (run_dir / "notebook.ipynb").exists() or (run_dir / "workflow.json").exists(), run_dir.name
         engines.add(m["engine"])
     assert engines >= {"wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite"}
@@ -88,16 +91,20 @@ def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path)
 @pytest.mark.smoke
 def test_the_shipped_runs_seal_every_reproduction_target(shipped):
     """Every target of every notebooks/params/repro_*.yaml file has its sealed, verified run in
-    the shipped data/raw (so `engbench reproduce` on a clone runs nothing): 87 targets of the 15
-    files of the source documents' findings, and 36 of the YCSB RUM files
-    (repro_ycsb_rum_{a,c,e}.yaml: 4 engines x 3 repetitions each)."""
+    the shipped data/raw (so `engbench reproduce` on a clone runs nothing): 93 targets of the 19
+    files of the source documents' findings, and 45 of the YCSB RUM files
+    (repro_ycsb_rum_{a,c,e}.yaml: 5 engines x 3 repetitions each), with the device calibrations
+    they were run against (one per set of device limits)."""
     from engbench import reproduce
 
     files = reproduce.experiment_files()
     plan = reproduce.plan(files, shipped / "data" / "raw")
     assert [t.key for t in plan["todo"]] == []
-    assert len(plan["targets"]) == plan["done"] == 123
+    assert len(plan["targets"]) == plan["done"] == 138
     rum = [t for t in plan["targets"] if t.experiment.startswith("repro_ycsb_rum_")]
-    assert len(rum) == 36 and {t.engine for t in rum} == {"rocksdb", "wiredtiger", "lmdb", "sqlite"}
-    # the runs that are not workflow targets: the main job's, with their executed notebooks
-    assert len(shipped_runs(shipped)) == 123 + 5
+    assert len(rum) == 45 and {t.engine for t in rum} == {"rocksdb", "wiredtiger", "wiredtiger-lsm", "lmdb", "sqlite"}
+    # the runs that are not workflow targets: the main job's, with their executed notebooks, and the
+    # calibrations (no limits, and each memory cap of the files)
+    calibrations = [r for r in shipped_runs(shipped) if r.name.split("_")[1] == "calibrate"]
+    assert len(calibrations) == 4
+    assert len(shipped_runs(shipped)) == 138 + 5 + 4

@@ -10,10 +10,9 @@ Front matter (`front`):
   licence-paper     CC-BY-4.0 (the paper and the data), licence-code MIT
 
 Reference list (`bibtex`, written as build/references.bib and cited by key from paper.md):
-  source-NNN        the five source documents, one per seed file of data/published/sources.csv; their
-                    title, author, date and URL come from that file's columns of those names when it
-                    has them (title/author/date/url, or document_title, authors, year, source_url),
-                    else the title (and its year) engbench.findings names the document by
+  source-NNN        the five source documents, one per seed file of data/published/sources.csv: their
+                    title, author, date and URL as engbench.citation.documents reads them (the rows
+                    of one document must agree; CITATION.cff and .zenodo.json cite the same)
   <key>             the tools the paper names (paper/references.csv: LinkBench, iibench, YCSB, ...);
                     an engine library's entry gets the versions the runs' manifests recorded for it
                     (software.engine_library, any case / engine_version)."""
@@ -36,9 +35,6 @@ DEFAULT_AUTHORS = ["engbench contributors"]
 TOOLS = "references.csv"          # in the paper folder (paper/references.csv)
 BIB = "references.bib"            # in build/
 SOURCE_KEY = "source-{}"
-# sources.csv column → the names it may carry (the first one present wins)
-SOURCE_COLUMNS = {"title": ("title", "document_title"), "author": ("author", "authors", "document_author"),
-                  "date": ("date", "published", "document_date", "year"), "url": ("url", "source_url", "document_url")}
 
 
 def authors(repo: Path = paths.REPO) -> list[str]:
@@ -90,40 +86,18 @@ def front_matter(fields: dict) -> str:
 
 # --- the reference list -------------------------------------------------------------------------
 
-def _pick(row: dict, names) -> str:
-    for n in names:
-        if (row.get(n) or "").strip():
-            return row[n].strip()
-    return ""
-
-
 def sources(published_dir: Path) -> list[dict]:
-    """One entry per source document named in <published_dir>/sources.csv (module docstring)."""
-    from ..findings.claims import SOURCE_TITLE
+    """One entry per source document of <published_dir>/sources.csv (module docstring)."""
+    from .. import citation
 
-    path = Path(published_dir) / "sources.csv"
-    if not path.is_file():
+    if not (Path(published_dir) / "sources.csv").is_file():
         return []
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
-    docs = {}
-    for row in rows:
-        seed = (row.get("seed_file") or "").strip()
-        if not re.match(r"^\d{3}_", seed):
-            continue                       # "(all)": the numbers-in-text file
-        doc = docs.setdefault(seed, {"key": SOURCE_KEY.format(seed[:3]), "seed": seed})
-        for field, names in SOURCE_COLUMNS.items():
-            if not doc.get(field):         # the first row of the document that has it
-                doc[field] = _pick(row, names)
     out = []
-    for seed, doc in sorted(docs.items()):
-        if not doc["title"]:
-            m = re.match(r"^(.*?)\s*\((\d{4})\)$", SOURCE_TITLE.get(seed[:3], ""))
-            doc["title"], doc["date"] = (m.group(1), doc["date"] or m.group(2)) if m else (seed, doc["date"])
-        author = " and ".join(a.strip() for a in doc["author"].split(";") if a.strip())
-        out.append({"key": doc["key"], "type": "online", "title": doc["title"], "author": author,
-                    "date": doc["date"], "url": doc["url"],
-                    "note": f"Source document {seed[:3]} ({seed}); its tables are in data/published"})
+    for d in citation.documents(published_dir):
+        author = " and ".join(a.strip() for a in d["author"].split(";") if a.strip())
+        out.append({"key": SOURCE_KEY.format(d["seed"]), "type": "online", "title": d["title"], "author": author,
+                    "date": d["date"], "url": d["url"],
+                    "note": f"Source document {d['seed']} ({d['seed_file']}); its tables are in data/published"})
     return out
 
 
