@@ -244,6 +244,9 @@ def _environment(tpl_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tpl_dir)),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
+    # a title or caption as Markdown text: braces escaped, so that an experiment named "{_id: ObjectId}"
+    # is not read by pandoc as attributes (which would detach the caption's label)
+    env.filters["md"] = lambda text: str(text).replace("{", "\\{").replace("}", "\\}")
     env.filters["label"] = lambda name, kind: label(name, kind)
     env.filters["anchor"] = lambda name, kind=None: "{#" + (label(name, kind) if kind else name) + "}"
     env.filters["ref"] = lambda name, kind: f"[@{label(name, kind)}]"
