@@ -82,6 +82,18 @@ def test_a_gate_judges_every_run_of_a_configuration():
     assert set(long.loc[long["quantity"] == "device_reads_per_op", "value"]) == {0.95, 1.1, 0.4}
 
 
+def test_reproduction_summary_by_hand():
+    t = _tables({("repro_x", "rocksdb"): [100, 110, 80], ("repro_y", "lmdb"): [50, 52, 49]})
+    runs = t["runs"]
+    runs["other_cpu_pct"] = [1.0, 2.0, 12.0, 3.0, 4.0, 5.0]
+    s = regime.reproduction_summary(runs)
+    # medians 100 and 50: spreads max(0, .10, .20) = .20 and max(0, .04, .02) = .04
+    assert s["runs"] == 6 and s["other_cpu_median"] == 3.5 and s["other_cpu_max"] == 12.0 and s["busy_runs"] == 1
+    assert s["configurations"] == 2 and s["within"] == 1
+    assert s["worst"] == pytest.approx(0.20) and s["worst_configuration"] == "repro_x, rocksdb"
+    assert regime.reproduction_summary(runs.iloc[0:0]) == {}
+
+
 def test_wait_for_a_quiet_machine_settles_or_gives_up():
     seen = iter([80.0, 5.0, 4.0, 60.0, 3.0, 2.0, 1.0, 99.0])
     got = quiet.wait(60, sample=lambda s: next(seen))

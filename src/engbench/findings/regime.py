@@ -205,3 +205,41 @@ def run_quantities(tables: dict) -> pd.DataFrame:
                 if v == v:
                     rows.append({"run_id": run["run_id"], "quantity": q.name, "step": i, "value": v})
     return pd.DataFrame(rows, columns=["run_id", "quantity", "step", "value"])
+
+
+# Issue 26: the repetitions of one configuration lie within ±15 % of their median throughput.
+SPREAD = 0.15
+
+
+def reproduction_summary(runs: pd.DataFrame) -> dict:
+    """How quiet the machine was and how far repetitions spread, over the ok reproduction runs
+    (runs whose target is a repro_* experiment file):
+
+        other_cpu_median, other_cpu_max   the runs' other_cpu_pct (the machine's CPU minus the run's
+                                          own, % of all CPUs, over the run's window)
+        busy_runs                         runs above QUIET's bound
+        spread(c) = max_i |q_i / median_i(q_i) - 1|   over the repetitions i of configuration c
+                                          (experiment file, engine; q: the run's throughput)
+        configurations, within            configurations with >= 2 repetitions, those with spread <= SPREAD
+        worst, worst_configuration        the largest spread and its "experiment, engine"
+
+    An empty dict when there is no reproduction run."""
+    if "target" not in runs or runs.empty:
+        return {}
+    exp = runs["target"].map(measure.experiment_of)
+    rep = runs[exp.fillna("").str.startswith("repro_") & (runs["status"] == "ok")].assign(exp=exp)
+    if rep.empty:
+        return {}
+    other = pd.to_numeric(rep["other_cpu_pct"], errors="coerce").dropna()
+    spreads = {}
+    for (e, eng), g in rep.groupby(["exp", "engine"]):
+        q = pd.to_numeric(g["q"], errors="coerce").dropna()
+        q = q[q > 0]
+        if len(q) >= 2:
+            spreads[f"{e}, {eng}"] = float((q / q.median() - 1).abs().max())
+    worst = max(spreads, key=spreads.get) if spreads else None
+    return {"runs": len(rep), "other_cpu_median": float(other.median()) if len(other) else math.nan,
+            "other_cpu_max": float(other.max()) if len(other) else math.nan,
+            "busy_runs": int((other > QUIET.hi).sum()), "configurations": len(spreads),
+            "within": sum(v <= SPREAD for v in spreads.values()),
+            "worst": spreads[worst] if worst else math.nan, "worst_configuration": worst or ""}

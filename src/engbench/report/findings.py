@@ -119,4 +119,11 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     nums.update({"findings.claims": str(len(frame))} |
                 {f"findings.{v.replace(' ', '_').replace(chr(39), '')}": str(int(verdicts.get(v, 0)))
                  for v in (fnd.rules.HOLDS, fnd.rules.FAILS, fnd.rules.NOT_TESTABLE, fnd.rules.NOT_IN_REGIME)})
+    rs = fnd.regime.reproduction_summary(proc["runs"])
+    if rs:
+        nums.update({"repro.runs": str(rs["runs"]), "repro.other_cpu_median": f"{rs['other_cpu_median']:.1f}",
+                     "repro.other_cpu_max": f"{rs['other_cpu_max']:.1f}", "repro.busy_runs": str(rs["busy_runs"]),
+                     "repro.quiet_bound": f"{fnd.regime.QUIET.hi:g}", "repro.configurations": str(rs["configurations"]),
+                     "repro.within_spread": str(rs["within"]), "repro.spread_bound": f"{fnd.regime.SPREAD * 100:g}",
+                     "repro.worst_spread": f"{rs['worst'] * 100:.0f}", "repro.worst_configuration": rs["worst_configuration"]})
     return frame, items, tabs, nums
