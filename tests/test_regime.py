@@ -105,8 +105,9 @@ def test_wait_for_a_quiet_machine_settles_or_gives_up():
 
 @pytest.mark.skipif(not Path("/sys/fs/cgroup/cpuacct/cpuacct.usage").exists(), reason="no cgroup v1 cpuacct here")
 def test_a_counting_cgroup_gives_the_runs_own_cpu_and_io(scratch):
+    # 100k rows (~3 s): the machine-wide CPU needs two vmstat samples (1 s apart) in the client window
     out = subprocess.run([sys.executable, "-m", "engbench.cli", "run", "iibench", "--engine", "sqlite",
-                          "--set", "max_rows=20000", "--set", "query_threads=0", "--set", "run.cgroup=true",
+                          "--set", "max_rows=100000", "--set", "query_threads=0", "--set", "run.cgroup=true",
                           "--no-progress"], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     run_dir = Path(out.stdout.strip().splitlines()[-1])

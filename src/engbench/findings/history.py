@@ -61,6 +61,7 @@ class Change:
     old_value: dict             # new metric column → old metric column, for every pick that changed
     old_fn: Callable | None = None   # the old rule function when it differs (None: the same as now)
     old_where: dict = field(default_factory=dict)   # row selection the old picks used instead (e.g. a snapshot)
+    old_picks: tuple | None = None   # the old rule's picks when it compared other configurations
 
 
 _SHIPPED_1 = "the first shipped reproduction (87 runs, measured 2026-11-23 13:00–14:15 UTC beside builds and tests)"
@@ -140,6 +141,60 @@ CHANGES += [
            old_where={"snapshot": "after"}),
 ]
 
+_C3 = ("2026-11-26", "this change (issue 26, after the quiet re-measurement)")
+_QUIET = ("the quiet re-measurement of 2026-11-26 (138 runs); changed after it: the experiment files sized for "
+          "the source's regime run LMDB at the large cache only, as the source ran mmapv1 at 144G only")
+
+
+def _old_003():
+    from .claims import s003
+    return s003
+
+
+CHANGES += [
+    Change("003-mmap-rate-lower", 2, *_C3, _QUIET,
+           "The rule compared LMDB with the B-tree at every cache size; the reproduction runs LMDB at the large "
+           "cache only (the source ran mmapv1 only at 144G), so the old rule found no run to judge.",
+           "LMDB below the B-tree at every cache size, repetitions apart", {},
+           old_fn=lambda s, picks: _all_less(s, picks),
+           old_picks=tuple(_old_003().Q["lmdb"] + _old_003().Q["wiredtiger"])),
+    Change("003-mmap-reads-more", 2, *_C3, _QUIET,
+           "The words say \"at 144G\"; the rule compared the medium cache, where the reproduction runs no LMDB.",
+           "LMDB >= 1.5x the B-tree's and the LSM's KB read at the medium cache", {},
+           old_fn=lambda s, picks: _first_greater_than_rest(s, picks, 1.5),
+           old_picks=tuple(_old_003().R[e][1] for e in ("lmdb", "wiredtiger", "wiredtiger-lsm"))),
+]
+
+
+def _old_000():
+    from .claims import s000
+    return s000
+
+
+CHANGES += [
+    Change("000-similar-space-after-load", 2, *_C3, _QUIET,
+           "The rule read loads:table_bytes, a column no run has (the driver measures the data directory when a "
+           "run ends); the claim is now not testable, with that reason, instead of \"too few repeats\".",
+           "data + index bytes right after the load, RocksDB and WiredTiger within 1.25x", {},
+           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(_old_000()._LOADSIZE)),
+]
+
+
+def _flat(samples, picks):
+    from . import rules
+    return rules.flat(samples, [p.label for p in picks])
+
+
+def _all_less(samples, picks):
+    from . import rules
+    half = len(picks) // 2
+    return rules.all_of([rules.less(samples, picks[i].label, picks[half + i].label) for i in range(half)])
+
+
+def _first_greater_than_rest(samples, picks, factor):
+    from . import rules
+    return rules.all_of([rules.greater(samples, picks[0].label, p.label, factor) for p in picks[1:]])
+
 
 def _first_pair_greater(samples, picks):
     from . import rules
@@ -153,6 +208,8 @@ def _flat_pairs(samples, picks):
 
 
 def old_picks(finding, change: Change) -> tuple:
+    if change.old_picks is not None:
+        return change.old_picks
     return tuple(dataclasses.replace(p, value=change.old_value.get(p.value, p.value),
                                      where={**p.where, **change.old_where} if p.where else p.where)
                  for p in finding.picks)

@@ -47,6 +47,14 @@ CITE = {"iibench": ["iibench", "source-003"], "sysbench-update": ["sysbench", "s
         "cache-pollution": ["source-004"], "ycsb": ["ycsb"]}
 
 
+
+def md_text(text) -> str:
+    """`text` as Markdown prose: _, { and } escaped outside `code spans` (inside them they are literal)."""
+    parts = str(text).split("`")
+    for i in range(0, len(parts), 2):
+        parts[i] = parts[i].replace("_", "\\_").replace("{", "\\{").replace("}", "\\}")
+    return "`".join(parts)
+
 def template_path(paper_dir=None) -> Path:
     """<paper_dir>/paper.md.j2 when there is one, else the repository's paper/paper.md.j2."""
     if paper_dir is not None and (Path(paper_dir) / TEMPLATE).is_file():
@@ -244,9 +252,9 @@ def _environment(tpl_dir: Path) -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(tpl_dir)),
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
                              trim_blocks=True, lstrip_blocks=True)
-    # a title or caption as Markdown text: braces escaped, so that an experiment named "{_id: ObjectId}"
-    # is not read by pandoc as attributes (which would detach the caption's label)
-    env.filters["md"] = lambda text: str(text).replace("{", "\\{").replace("}", "\\}")
+    # a title or caption as Markdown text: underscores and braces escaped, so that an experiment named
+    # "{_id: ObjectId}" opens no emphasis and no attributes (pandoc then detached the caption's label)
+    env.filters["md"] = md_text
     env.filters["label"] = lambda name, kind: label(name, kind)
     env.filters["anchor"] = lambda name, kind=None: "{#" + (label(name, kind) if kind else name) + "}"
     env.filters["ref"] = lambda name, kind: f"[@{label(name, kind)}]"
