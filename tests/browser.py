@@ -192,8 +192,10 @@ class PageReport:
 
 
 def plain(caption: str) -> str:
-    """A caption as text: Markdown's code and emphasis marks dropped, quotes and dashes as typed."""
-    s = re.sub(r"[`*]", "", caption)
+    """A caption as text: Markdown's code and emphasis marks and backslash escapes (\\_, \\{) dropped,
+    quotes and dashes as typed."""
+    s = re.sub(r"\\([\\`*_{}\[\]()#+\-.!])", r"\1", caption)
+    s = re.sub(r"[`*]", "", s)
     for a, b in (("“", '"'), ("”", '"'), ("‘", "'"), ("’", "'"), ("—", "---"), ("–", "--")):
         s = s.replace(a, b)
     return " ".join(s.split())

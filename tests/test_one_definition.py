@@ -72,7 +72,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     _same(notebook.ycsb_rum_table(long).drop(columns=["regime"]), want, "rum_tradeoffs.ipynb")
     # notebooks/ycsb.ipynb processes the run directories itself
     runs = sorted(p for p in (shipped / "data" / "raw").glob("*_ycsb_*") if (p / "manifest.json").is_file())
-    assert len(runs) == 36
+    assert len(runs) == 45  # repro_ycsb_rum_{a,c,e}: 5 engines x 3 repetitions
     table, chart = workload_charts.ycsb_rum_of_runs(runs)
     _same(table.printed, want, "ycsb.ipynb")
     # the paper's SQLite A update amplification is the processed runs' own columns, by counter

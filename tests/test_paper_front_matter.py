@@ -7,6 +7,8 @@ versions the runs recorded; BibTeX's special characters escaped."""
 import csv
 import re
 
+import pytest
+
 from engbench import paths
 from engbench.report import citation
 
@@ -40,43 +42,47 @@ def test_authors_come_from_citation_cff(tmp_path):
     assert citation.authors(tmp_path) == ["engbench contributors"]
 
 
-def _sources_csv(path, extra_cols=None):
-    cols = ["csv_file", "seed_file", "section_heading"] + list(extra_cols or [])
+def _sources_csv(path, with_documents=True):
+    cols = ["csv_file", "seed_file", "section_heading"] + (
+        ["document_title", "document_author", "document_date", "document_site", "document_url", "url_source"]
+        if with_documents else [])
+    doc = {"000": ["MongoRocks & WiredTiger: 100% linkbench", "Mark Callaghan; Someone Else", "2016-10-12",
+                   "Small Datum", "http://smalldatum.blogspot.com/2016/10/x_y.html", "the seed's header"],
+           "004": ["SERVER-37590: WiredTiger read-once cursors", "MongoDB", "2018-10-12", "MongoDB Jira", "",
+                   "no URL in the seed"]}
     rows = [["000_a.csv", "000_a3a626a83483af6f.txt", "x"], ["000_b.csv", "000_a3a626a83483af6f.txt", "y"],
             ["004_c.csv", "004_cd5e51f7aa5a3e49.txt", "z"], ["numbers_in_text.csv", "(all)", "various"]]
-    extra = {"000": ["MongoRocks & WiredTiger: 100% linkbench", "Mark Callaghan; Someone Else", "2016-10-12",
-                     "http://smalldatum.blogspot.com/2016/10/x_y.html"],
-             "004": ["", "", "", ""], "(al": ["", "", "", ""]}
     with path.open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
         for r in rows:
-            w.writerow(r + (extra[r[1][:3]] if extra_cols else []))
+            w.writerow(r + (doc.get(r[1][:3], [""] * 6) if with_documents else []))
 
 
-def test_source_documents_use_the_columns_sources_csv_has(tmp_path):
-    _sources_csv(tmp_path / "sources.csv", ["title", "author", "date", "url"])
+def test_source_documents_are_engbench_citations_records(tmp_path):
+    """The paper's reference list takes the source documents from engbench.citation.documents (the
+    records CITATION.cff and .zenodo.json cite): one per seed file, not per table."""
+    _sources_csv(tmp_path / "sources.csv")
     docs = {d["key"]: d for d in citation.sources(tmp_path)}
-    assert sorted(docs) == ["source-000", "source-004"]          # one per seed file, not per table
+    assert sorted(docs) == ["source-000", "source-004"]
     d = docs["source-000"]
     assert d["title"] == "MongoRocks & WiredTiger: 100% linkbench" and d["date"] == "2016-10-12"
     assert d["author"] == "Mark Callaghan and Someone Else" and d["url"].endswith("x_y.html")
-    # 004 has empty cells: the title engbench.findings gives it, its year
-    assert docs["source-004"]["title"] == "SERVER-37590: WiredTiger read-once cursors"
-    assert docs["source-004"]["date"] == "2018"
+    assert docs["source-004"]["url"] == ""
     bib = citation.bibtex(list(docs.values()))
     assert "title = {{MongoRocks \\& WiredTiger: 100\\% linkbench}}," in bib
     assert "author = {Mark Callaghan and Someone Else}," in bib and "date = {2016-10-12}," in bib
     assert "url = {http://smalldatum.blogspot.com/2016/10/x_y.html}," in bib     # verbatim
-    assert "year = {2018}," in bib and "note = {Source document 004 (004\\_cd5e51f7aa5a3e49.txt)" in bib
+    assert "note = {Source document 004 (004\\_cd5e51f7aa5a3e49.txt)" in bib
 
 
-def test_source_documents_without_those_columns(tmp_path):
-    _sources_csv(tmp_path / "sources.csv")
-    docs = citation.sources(tmp_path)
-    assert [(d["key"], d["title"], d["date"], d["author"], d["url"]) for d in docs] == [
-        ("source-000", "MongoRocks and WiredTiger versus linkbench on a small server", "2016", "", ""),
-        ("source-004", "SERVER-37590: WiredTiger read-once cursors", "2018", "", "")]
+def test_a_sources_csv_without_the_document_columns_is_refused(tmp_path):
+    """No guessing a title from elsewhere: a sources.csv that does not describe its documents is an
+    error naming the file (engbench.citation.SourcesError); no sources.csv, no source references."""
+    from engbench import citation as records
+    _sources_csv(tmp_path / "sources.csv", with_documents=False)
+    with pytest.raises(records.SourcesError, match="sources.csv"):
+        citation.sources(tmp_path)
     assert citation.sources(tmp_path / "nowhere") == []
 
 

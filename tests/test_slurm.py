@@ -8,6 +8,8 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -22,11 +24,22 @@ pytestmark = [pytest.mark.skipif(not all(shutil.which(d) for d in ("slurmctld", 
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+) \(log: \S*/rule_run/([^/]+)/")
 
 
-def test_a_tiny_matrix_runs_as_exclusive_slurm_jobs(tmp_path):
+@pytest.fixture
+def cluster_dir():
+    """A short directory for the cluster: slurmd makes each job step's Unix socket in its spool
+    directory, and a socket path holds at most 108 bytes. Under pytest-xdist tmp_path is
+    /tmp/pytest-of-root/pytest-N/popen-gw0/test_a_tiny_matrix_runs_as_exc0/, and the step socket's
+    path was 110 bytes: the jobs' launch failed and sat held until the test's 600 s ran out (CI)."""
+    d = Path(tempfile.mkdtemp(prefix="ebslurm-"))
+    yield d / "cluster"
+    shutil.rmtree(d, ignore_errors=True)
+
+
+def test_a_tiny_matrix_runs_as_exclusive_slurm_jobs(tmp_path, cluster_dir):
     exp = wf.write_experiment(tmp_path / "tiny.yaml", repeat=1)
     root = tmp_path / "wf"
     root.mkdir()
-    with slurm_cluster.Cluster(tmp_path / "cluster") as cluster:
+    with slurm_cluster.Cluster(cluster_dir) as cluster:
         argv = wf.command(root, exp, "slurm", "--slurm-status-command", "squeue",
                           "--slurm-init-seconds-before-status-checks", "2")
         out = subprocess.run(argv, cwd=root, env=wf.env(root, cluster.env),

@@ -35,7 +35,7 @@ def documents(published_dir=None) -> list[dict]:
         if not m:  # "(all)": numbers_in_text.csv quotes several documents
             continue
         doc = {"seed": m.group(1), "seed_file": seed_file,
-               **{k: (row.get(f"document_{k}") if k != "url_source" else row.get(k) or "").strip() for k in FIELDS}}
+               **{k: ((row.get(f"document_{k}") if k != "url_source" else row.get(k)) or "").strip() for k in FIELDS}}
         if seed_file in docs and docs[seed_file] != doc:
             diff = sorted(k for k in FIELDS if docs[seed_file][k] != doc[k])
             raise SourcesError(f"{path}: the rows of {seed_file} disagree on {', '.join(diff)}")

@@ -60,6 +60,14 @@ def _c(name, unit="", counter="", denominator="", description=""):
     return Column(name, unit, counter, denominator, description)
 
 
+def _events():
+    """The engine's background jobs started inside the window (summary engine_events;
+    normalize.workloads.events_in_window)."""
+    return [_c(k, k, "driver", "", f"{what} the engine began inside the window (summary engine_events)")
+            for k, what in (("checkpoints", "WiredTiger checkpoints"), ("flushes", "RocksDB memtable flushes"),
+                            ("compactions", "RocksDB compactions"))]
+
+
 RUN_ID = _c("run_id", "", "manifest", "", "the run directory's name (data/raw/<run_id>)")
 LIMITS = [_c("limits", "", "manifest", "", "every run limit in one label ('none' without limits)"),
           _c("limit.memory_bytes", "bytes", "manifest", "", "run.memory_limit (NaN: none)"),
@@ -171,7 +179,7 @@ TABLES = {
         _c("cal_run_id", "", "fio", "", "the calibration run the run is compared with"), *CAL,
         _c("read_mb_use", "fraction", "derived", "calibrated sequential read MB/s", "iostat MB/s read ÷ calibrated"),
         _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ calibrated"),
-        *LOG_SLOTS, *SIZES, *BUSY],
+        *LOG_SLOTS, *SIZES, *BUSY, *_events()],
     "latency": [RUN_ID, _c("op", "", "driver"), _c("count", "requests", "driver"),
                 *[_c(f"{p}_us", "µs", "driver", "", f"{p} latency (histogram bucket upper bound)")
                   for p in ("p50", "p95", "p99", "p999")],
@@ -194,7 +202,7 @@ TABLES = {
               *[c for c in _per_op("op") if c.name in ("r_per_op", "rkb_per_op", "wkb_per_op", "mcpu_per_op",
                                                        "cs_per_op")],
               *_cg(), _c("cg_r_per_s", "reads/s", "cgroup", "seconds", "the run's own device reads per second over "
-                         "the step (cg_r_per_op × q)"), *CAL],
+                         "the step (cg_r_per_op × q)"), *CAL, *_events()],
     "loads": [RUN_ID, _c("workload", "", "manifest"), _c("inserts", "inserts", "driver", "", "what the load inserted"),
               _c("seconds", "s", "driver"), _c("q", "inserts/s", "driver", "seconds", "ips of the load"),
               _c("window", "bool", "driver", "", "the summary gives the load's window"),
