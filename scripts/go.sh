@@ -23,8 +23,8 @@ case "$what" in
     # Two pytest runs, both always made; the status is the first failure's. The shipped-data
     # notebooks (committed with their outputs) are checked strictly (--nbval: every output must match)
     # against git HEAD's data/raw and data/processed, not the working tree's, to which the main job
-    # adds runs; then the suite and the run-side notebooks (committed without outputs: --nbval-lax) on two
-    # xdist workers (tests/conftest.py: DEVICE keeps the device measurements on one of them).
+    # adds runs; then the run-side notebooks (committed without outputs: --nbval-lax) in one process, and
+    # the suite on two xdist workers (tests/conftest.py: DEVICE keeps the device measurements on one of them).
     shipped=$(mktemp -d -t engbench-shipped-XXXXXX)
     trap 'rm -rf "$shipped"' EXIT
     .venv/bin/engbench notebooks --export-shipped "$shipped" >/dev/null
@@ -35,7 +35,15 @@ case "$what" in
     ENGBENCH_RAW_DIR="$shipped/data/raw" ENGBENCH_PROCESSED_DIR="$shipped/data/processed" \
       .venv/bin/python -m pytest --nbval --nbval-sanitize-with notebooks/nbval-sanitize.cfg "${strict[@]}" "$@" || rc=$?
     [ "$rc" != 5 ] || rc=0   # 5: the extra arguments selected none of them
-    .venv/bin/python -m pytest -n 2 --dist loadgroup --nbval-lax tests "${lax[@]}" "$@" || { s=$?; [ "$rc" != 0 ] || rc=$s; }
+    # the run-side notebooks in one process: nbval's cells of a notebook share one kernel, and xdist
+    # split a notebook's cells between its workers (a cell without the names the cells before it made)
+    # (their runs go to a scratch directory, as the suite's do: tests/conftest.py)
+    scratch=$(mktemp -d -t engbench-notebooks-XXXXXX)
+    trap 'chmod -R u+w "$shipped" "$scratch" 2>/dev/null; rm -rf "$shipped" "$scratch"' EXIT
+    s=0; ENGBENCH_RAW_DIR="$scratch/raw" ENGBENCH_PROCESSED_DIR="$scratch/processed" ENGBENCH_WORK_DIR="$scratch/work" \
+      .venv/bin/python -m pytest -p no:xdist --nbval-lax "${lax[@]}" "$@" || s=$?
+    [ "$s" = 0 ] || [ "$s" = 5 ] || [ "$rc" != 0 ] || rc=$s
+    .venv/bin/python -m pytest -n 2 --dist loadgroup tests "$@" || { s=$?; [ "$rc" != 0 ] || rc=$s; }
     exit "$rc" ;;
   lab)
     root=(); [ "$(id -u)" = 0 ] && root=(--allow-root)   # JupyterLab refuses root unless told
