@@ -153,6 +153,17 @@ class SqlIibenchClient final : public IibenchClient {
   }
 
   // One multi-row INSERT (autocommit: one transaction) per request, or per group of docs_per_txn rows.
+  // A bulk load's rows are written when it ends: end it before the connection closes (a session that
+  // goes away with rocksdb_bulk_load=1 still set kept none of them: the table held 0 rows after a run).
+  ~SqlIibenchClient() override {
+    if (bulk_set_) {
+      try {
+        c_.exec("SET SESSION rocksdb_bulk_load=0");
+      } catch (...) {
+      }
+    }
+  }
+
   void prepare(const std::vector<Doc>& docs, Prepared* out) override {
     const size_t step = shape_.docs_per_txn > 0 ? static_cast<size_t>(shape_.docs_per_txn) : docs.size();
     out->more.clear();
