@@ -248,6 +248,8 @@ bool resolve_config(const json& raw, ResolvedConfig* out, std::vector<std::strin
   if (out->workload) {
     resolve_params(out->workload->params, params, "", "param", &out->params, problems);
     if (problems->size() == before && out->workload->check) out->workload->check(out->params, problems);
+    if (problems->size() == before && out->workload->check_backend)
+      out->workload->check_backend(out->backend_name(), out->params, problems);
   }
   resolve_run_keys(raw, out, problems);
   return problems->size() == before;

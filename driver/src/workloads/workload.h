@@ -66,6 +66,8 @@ struct WorkloadInfo {
   std::vector<ParamSpec> params;
   // Cross-parameter checks after typing (problems appended, one per line).
   std::function<void(const ParamValues&, std::vector<std::string>*)> check;
+  // Checks of the parameters against the engine or server target they run on (its name), after check.
+  std::function<void(const std::string&, const ParamValues&, std::vector<std::string>*)> check_backend;
   std::function<std::unique_ptr<Workload>()> make;
 };
 

@@ -59,6 +59,9 @@ class IibenchClient {
   // 2 = ptc) from `start`, the values of the index's first start.size() columns (a lexicographic
   // `>=`), in index order, with a limit. Returns rows.
   virtual size_t query(int index, const std::vector<KeyValue>& start, size_t limit, bool fetch) = 0;
+  // A loader's last call: ends what its session left open (MyRocks: the bulk load, whose rows are
+  // written only then). Throws when that fails: the rows would be lost.
+  virtual void finish() {}
 };
 
 class IibenchStore {
