@@ -5,7 +5,8 @@ their spread) measure the same thing. Every figure is the run's own: its cgroup'
 control run without the limit still gets a counting cgroup (run.cgroup=true) for that reason.
 
     sysbench_reads(engine, rows, knobs, seconds)   one sysbench-update step (1 client): the run's own
-                                                   device reads per update and bytes read, the table's size
+                                                   device reads per update and bytes read, the table's size,
+                                                   the page cache drops by anyone while it ran
     ycsb_reads(knobs)                              a YCSB C run: the run's own device reads per read
 """
 
@@ -53,6 +54,16 @@ def warm_program() -> int:
     return total
 
 
+def page_cache_drops() -> int:
+    """How often the page cache was dropped since boot (/proc/vmstat drop_pagecache): a drop by anything
+    else during a run that should read from the page cache empties it under that run."""
+    for line in Path("/proc/vmstat").read_text().splitlines():
+        name, _, value = line.partition(" ")
+        if name == "drop_pagecache":
+            return int(value)
+    return -1
+
+
 def _run(*args) -> Path:
     warm_program()
     out = engbench(*args, "--no-progress")
@@ -66,13 +77,16 @@ def sysbench_reads(engine: str, rows: int, knobs: list, seconds: float = 3, mode
     being the run's cgroup's over the step's window."""
     sets = [x for k in [f"table_size={rows}", "clients=1", f"seconds_per_step={seconds}", "load_batch=200",
                         f"mode={mode}", *knobs] for x in ("--set", k)]
+    drops = page_cache_drops()
     run_dir = _run("run", "sysbench-update", "--engine", engine, *sets)
+    drops = page_cache_drops() - drops
     summary = json.loads((run_dir / "driver" / "summary.json").read_text())
     (step,) = summary["steps"]
     ios = increase(run_dir, "cgroup.csv", "read_ios", step["start_unix_s"], step["end_unix_s"])
     nbytes = increase(run_dir, "cgroup.csv", "read_bytes", step["start_unix_s"], step["end_unix_s"])
     return {"run_dir": run_dir, "reads_per_update": ios / step["requests"], "bytes_read": nbytes,
-            "updates": step["requests"], "disk_bytes": summary["disk"]["allocated_bytes"], "summary": summary}
+            "updates": step["requests"], "disk_bytes": summary["disk"]["allocated_bytes"], "summary": summary,
+            "page_cache_drops": drops}
 
 
 def ycsb_reads(knobs: list, records: int = 50000, seconds: float = 3) -> dict:

@@ -73,6 +73,8 @@ def test_a_memory_limit_makes_point_updates_read_from_the_device(scratch, engine
     seconds = 2 if engine == "lmdb" else 3
     capped = physical.sysbench_reads(engine, rows, [*knobs, f"run.memory_limit={cap}"], seconds)
     control = physical.sysbench_reads(engine, rows, [*knobs, "run.cgroup=true"], seconds)
+    if control["page_cache_drops"]:  # something else emptied the page cache under the control: not its reads
+        control = physical.sysbench_reads(engine, rows, [*knobs, "run.cgroup=true"], seconds)
     m = rundir.read_manifest(capped["run_dir"])
     assert capped["disk_bytes"] >= 2 * m["run_limits"]["memory_limit"], capped["disk_bytes"]
     assert m["run_limits"]["as_written"] == {"memory_limit": cap}
@@ -84,7 +86,9 @@ def test_a_memory_limit_makes_point_updates_read_from_the_device(scratch, engine
     got = (capped["reads_per_update"], control["reads_per_update"])
     print(f"{engine}: reads per update, capped {got[0]:.4f}, control {got[1]:.6f}")
     assert got[0] >= lo / 2, ("the capped run's own reads", got, "measured", SPREAD[engine])
-    assert got[1] <= max(10 * ctl_max, 0.005), ("the uncapped control reads from the page cache", got)
+    assert got[1] <= max(10 * ctl_max, 0.005), ("the uncapped control reads from the page cache", got,
+                                                 "bytes read", control["bytes_read"], "updates", control["updates"],
+                                                 "page cache drops meanwhile", control["page_cache_drops"])
     assert got[0] >= RATIO * max(got[1], 1e-4), got
 
 
