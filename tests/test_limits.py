@@ -259,7 +259,9 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
     proc.wait()
     psutil.wait_procs([psutil.Process(p) for p in pids if psutil.pid_exists(p)], timeout=10)
     assert rundir.read_manifest(run_dir)["status"] == "running"
-    assert any(g.exists() for g in groups), "a SIGKILLed engbench leaves its (empty) group"
+    # a SIGKILLed engbench leaves its (empty) group, unless a run on the other test worker has already
+    # removed it: every engbench start removes groups whose engbench is dead (CI, 2026-11-26: gone
+    # before this line), so only the run directory's part is this test's own to the end
     out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=1000", "--no-progress")
     assert out.returncode == 0, out.stderr
     # the next engbench removes what a dead one left, whichever engbench it is: on two test workers
