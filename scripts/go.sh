@@ -3,9 +3,11 @@
 # idempotent and cached, so a second call is fast), then:
 #   go.sh main   set-up of the core (build packages, .venv, WiredTiger, the driver), then the main
 #                job: iibench on every available embedded engine (engbench main)
-#   go.sh test   set-up of everything (core, servers, workflow, browser, tools), then the whole
-#                test suite: pytest over tests/ and every notebook (nbval: strictly for the
-#                notebooks committed with outputs, lax for the others)
+#   go.sh test   set-up of everything (core, servers, workflow, browser, tools), then the test
+#                suite: pytest over tests/ and every notebook (nbval: strictly for the notebooks
+#                committed with outputs, lax for the others), all but the slow tier
+#   go.sh slow   set-up of everything, then the slow tier (tests marked `slow`: the README's commands
+#                on a fresh clone); .ci/run runs `test` and then `slow`
 #   go.sh lab    set-up of the core, then JupyterLab on notebooks/ with this checkout's kernel (.venv)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,10 +15,10 @@ cd "$here"
 what=${1:-}
 shift || true
 case "$what" in
-  main|test|lab) ;;
-  *) echo "usage: bash scripts/go.sh main|test|lab [extra args]" >&2; exit 2 ;;
+  main|test|slow|lab) ;;
+  *) echo "usage: bash scripts/go.sh main|test|slow|lab [extra args]" >&2; exit 2 ;;
 esac
-if [ "$what" = test ]; then bash scripts/setup.sh all; else bash scripts/setup.sh core; fi
+case "$what" in test|slow) bash scripts/setup.sh all ;; *) bash scripts/setup.sh core ;; esac
 case "$what" in
   main) exec .venv/bin/engbench main "$@" ;;
   test)
@@ -43,8 +45,11 @@ case "$what" in
     s=0; ENGBENCH_RAW_DIR="$scratch/raw" ENGBENCH_PROCESSED_DIR="$scratch/processed" ENGBENCH_WORK_DIR="$scratch/work" \
       .venv/bin/python -m pytest -p no:xdist --nbval-lax "${lax[@]}" "$@" || s=$?
     [ "$s" = 0 ] || [ "$s" = 5 ] || [ "$rc" != 0 ] || rc=$s
-    .venv/bin/python -m pytest -n 2 --dist loadgroup tests "$@" || { s=$?; [ "$rc" != 0 ] || rc=$s; }
+    # the slow tier is `go.sh slow`'s (an -m given after this one replaces it: the fresh-clone check's -m smoke)
+    .venv/bin/python -m pytest -n 2 --dist loadgroup -m "not slow" tests "$@" || { s=$?; [ "$rc" != 0 ] || rc=$s; }
     exit "$rc" ;;
+  slow)
+    exec .venv/bin/python -m pytest -n 2 --dist loadgroup -m slow tests "$@" ;;
   lab)
     root=(); [ "$(id -u)" = 0 ] && root=(--allow-root)   # JupyterLab refuses root unless told
     exec .venv/bin/jupyter lab --notebook-dir="$here/notebooks" --ip=127.0.0.1 --no-browser "${root[@]}" "$@" ;;

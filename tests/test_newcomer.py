@@ -104,6 +104,7 @@ def test_the_lab_command_serves_the_notebooks_with_this_checkouts_kernel(tmp_pat
         proc.wait(timeout=30)
 
 
+@pytest.mark.slow  # about 5 min: the slow tier (go.sh slow, which .ci/run runs after go.sh test)
 def test_main_then_test_then_main_on_a_fresh_clone(tmp_path):
     """The README's two commands in both orders on one clone: go.sh main (sets up the core, adds runs,
     rebuilds data/processed and the paper), then go.sh test on the tests marked `smoke` (the commands

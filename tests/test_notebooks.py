@@ -41,9 +41,12 @@ def test_the_test_command_checks_shipped_data_notebooks_strictly_and_the_rest_la
     assert "pytest --nbval --nbval-sanitize-with notebooks/nbval-sanitize.cfg \"${strict[@]}\"" in strict
     assert "notebooks --list shipped-data" in section and "notebooks --list run-side" in section
     assert re.search(r'pytest -p no:xdist --nbval-lax "\$\{lax\[@\]\}"', section)  # one kernel per notebook
-    assert re.search(r'pytest -n 2 --dist loadgroup tests "\$@"', section)
+    assert re.search(r'pytest -n 2 --dist loadgroup -m "not slow" tests "\$@"', section)
     assert "--export-shipped" in section and "ENGBENCH_PROCESSED_DIR=" in section
-    assert "go.sh test" in (paths.REPO / ".ci" / "run").read_text()
+    ci = (paths.REPO / ".ci" / "run").read_text()
+    assert "go.sh test" in ci and "go.sh slow" in ci  # CI runs the slow tier too
+    slow = go[go.index("\n  slow)"):]
+    assert re.search(r'pytest -n 2 --dist loadgroup -m slow tests "\$@"', slow[:slow.index(";;")])
     # the two lists partition the notebooks, and every name the package calls shipped-data exists
     strict_nbs, lax_nbs = files.shipped_data(), files.run_side()
     assert sorted(strict_nbs + lax_nbs) == NOTEBOOKS and not set(strict_nbs) & set(lax_nbs)
