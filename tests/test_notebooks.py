@@ -253,3 +253,26 @@ def test_workload_notebooks_are_the_registrys():
     assert named <= {p.name for p in NOTEBOOKS}
     assert len(named) == len(WORKLOADS)  # every workload has its notebook (tests/test_layout.py)
     assert not named & set(files.SHIPPED_DATA), "a workload's notebook starts runs: it is run-side"
+
+
+def test_the_kernels_sockets_are_kept_out_of_the_notebooks_folder(tmp_path, monkeypatch):
+    """A notebook runs with notebooks/ as its working directory; its kernel's IPC sockets go to
+    Jupyter's runtime directory, not there (jupyter_client's default, kernel-ipc-N in the working
+    directory, made a test that copies notebooks/ fail beside a running kernel), and are removed
+    when the kernel stops."""
+    from engbench.notebooks.execute import IPCKernelManager
+    monkeypatch.chdir(tmp_path)
+    km = IPCKernelManager()
+    assert Path(km.ip).is_absolute() and Path(km.ip).parent.name == "runtime", km.ip
+    km.start_kernel()
+    try:
+        kc = km.client()
+        kc.start_channels()
+        kc.wait_for_ready(timeout=60)
+        kc.stop_channels()
+        socks = list(Path(km.ip).parent.glob(Path(km.ip).name + "-*"))
+        assert socks and all(p.is_socket() for p in socks)
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        km.shutdown_kernel(now=True)
+    assert not list(Path(km.ip).parent.glob(Path(km.ip).name + "-*"))

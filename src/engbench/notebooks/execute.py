@@ -18,12 +18,14 @@ import json
 import os
 import shutil
 import tempfile
+import uuid
 from pathlib import Path
 
 import papermill
 import yaml
 from jupyter_client.manager import KernelManager
-from traitlets import CaselessStrEnum
+from jupyter_core.paths import jupyter_runtime_dir
+from traitlets import CaselessStrEnum, default
 
 from .. import paths
 from ..run import rundir
@@ -34,9 +36,19 @@ NOTEBOOKS = paths.REPO / "notebooks"
 
 
 class IPCKernelManager(KernelManager):
-    """A kernel reached through Unix sockets next to its connection file instead of loopback TCP."""
+    """A kernel reached through Unix sockets in Jupyter's runtime directory instead of loopback TCP.
+    (jupyter_client's default puts them in the working directory, notebooks/, as kernel-ipc-N: a
+    test copying notebooks/ beside a running kernel failed on the sockets.)"""
 
     transport = CaselessStrEnum(["tcp", "ipc"], default_value="ipc", config=True)
+
+    @default("ip")
+    def _ip_default(self) -> str:
+        if self.transport != "ipc":
+            return super()._ip_default()
+        runtime = Path(jupyter_runtime_dir())
+        runtime.mkdir(parents=True, exist_ok=True)
+        return str(runtime / f"engbench-kernel-{uuid.uuid4().hex[:12]}-ipc")
 
 
 class NotebookParameterError(ValueError):
