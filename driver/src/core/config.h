@@ -41,9 +41,14 @@ std::string knob_namespace(const std::string& engine);
 
 const char* param_type_name(ParamType t);
 
-// Parse one value per its spec. On failure returns false with a message naming the expected type
-// (and the choices for enums).
+// Parse one value per its spec and check it against the spec's range. On failure returns false with
+// a message naming the expected type with its range (and the choices for enums).
 bool parse_param(const ParamSpec& spec, const json& value, json* out, std::string* error);
+// A value of the spec's type (as parse_param returns it) inside the spec's range (IntList: each)?
+bool in_bounds(const ParamSpec& spec, const json& value);
+// The range in the words of the refusals: ">= 1", "in [0, 100]", "in (0, 1)", "in [1MiB, 10TiB]";
+// "" when the spec has none.
+std::string range_text(const ParamSpec& spec);
 // "64KB" → 65536 (KB/MB/GB/TB and KiB/MiB/GiB/TiB = powers of 1024; B optional).
 bool parse_bytes(const std::string& s, int64_t* out);
 

@@ -1,13 +1,31 @@
 // `engbench-driver describe`: every engine, target and workload with its knobs or params (JSON).
+#include <cmath>
+
 #include "core/config.h"
 
 namespace eb {
 namespace {
 
+// One end of a range as JSON: an integer when whole (every bound of an integer type is), null when
+// there is none.
+json bound_json(const std::optional<double>& b) {
+  if (!b) return nullptr;
+  if (*b == std::floor(*b) && std::fabs(*b) < 9e15) return static_cast<int64_t>(*b);
+  return *b;
+}
+
 json spec_json(const ParamSpec& s) {
   json j = {{"name", s.name}, {"type", param_type_name(s.type)}, {"default", s.default_value},
             {"help", s.help}};
   j["choices"] = s.type == ParamType::Enum ? json(s.choices) : json(nullptr);
+  // The range (IntList: of each element), as the core refuses values outside it: min/max null
+  // where there is none, an exclusive end flagged, and in the refusals' words ("" when none).
+  j["min"] = bound_json(s.bounds.min);
+  j["max"] = bound_json(s.bounds.max);
+  j["min_exclusive"] = s.bounds.min && s.bounds.min_exclusive;
+  j["max_exclusive"] = s.bounds.max && s.bounds.max_exclusive;
+  j["range"] = range_text(s);
+  j["unit"] = s.unit.empty() ? json(nullptr) : json(s.unit);
   return j;
 }
 

@@ -1,8 +1,10 @@
 // Typed parameter parsing (ParamSpec values of knobs and params): ints, bytes ("64KB"), doubles,
-// bools, enums, strings and lists, each failure naming the expected type.
+// bools, enums, strings and lists, each failure naming the expected type; then the spec's range
+// (ParamSpec::bounds), each refusal naming it. The one place a knob's or a param's range is checked.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "core/config.h"
@@ -62,20 +64,80 @@ using namespace cfg;
 
 namespace {
 
+// A bound as refusals and `describe` show it: integers without a decimal point, byte counts that are
+// a whole number of KiB with their binary unit ("1MiB", which the parser takes back).
+std::string number_text(const ParamSpec& spec, double v) {
+  if (spec.type == ParamType::Bytes && v > 0 && std::fmod(v, 1024) == 0) {
+    static const char* const units[] = {"KiB", "MiB", "GiB", "TiB"};
+    double d = v / 1024;
+    int u = 0;
+    while (u < 3 && std::fmod(d, 1024) == 0) d /= 1024, ++u;
+    return std::to_string(static_cast<long long>(d)) + units[u];
+  }
+  if (v == std::floor(v) && std::fabs(v) < 9e15) return std::to_string(static_cast<long long>(v));
+  std::ostringstream os;
+  os << std::setprecision(15) << v;
+  return os.str();
+}
+
+// The numeric types' nouns, as refusals name them.
+std::string noun(const ParamSpec& spec) {
+  switch (spec.type) {
+    case ParamType::Int: return "an integer";
+    case ParamType::Bytes: return "a byte count";
+    case ParamType::Double: return "a number";
+    case ParamType::IntList: return "integers";
+    default: return "a value";
+  }
+}
+
+// What a value of the spec's type is: the type, its range, and the spellings it takes.
 std::string expected(const ParamSpec& spec) {
+  std::string range = range_text(spec);
+  if (!range.empty()) range = " " + range;
   switch (spec.type) {
     case ParamType::Bool: return "a boolean (true/false, 1/0, on/off, yes/no)";
-    case ParamType::Int: return "an integer";
-    case ParamType::Bytes: return "a byte count (integer, or like 64KB, 512MB, 1GB, 2GiB)";
-    case ParamType::Double: return "a number";
+    case ParamType::Int: return "an integer" + range;
+    case ParamType::Bytes: return "a byte count" + range + " (integer, or like 64KB, 512MB, 1GB, 2GiB)";
+    case ParamType::Double: return "a number" + range;
     case ParamType::String: return "a string";
     case ParamType::Enum: return "one of: " + join(spec.choices);
-    case ParamType::IntList: return "a list of integers (like [1,2,4] or \"1,2,4\")";
+    case ParamType::IntList: return "a list of integers" + range + " (like [1,2,4] or \"1,2,4\")";
   }
   return "?";
 }
 
+bool inside(const Range& r, double v) {
+  if (r.min && (r.min_exclusive ? !(v > *r.min) : !(v >= *r.min))) return false;
+  if (r.max && (r.max_exclusive ? !(v < *r.max) : !(v <= *r.max))) return false;
+  return true;
+}
+
 }  // namespace
+
+std::string range_text(const ParamSpec& spec) {
+  const Range& r = spec.bounds;
+  auto num = [&](double d) { return number_text(spec, d); };
+  if (r.min && r.max)
+    return "in " + std::string(r.min_exclusive ? "(" : "[") + num(*r.min) + ", " + num(*r.max) +
+           (r.max_exclusive ? ")" : "]");
+  if (r.min) return (r.min_exclusive ? "> " : ">= ") + num(*r.min);
+  if (r.max) return (r.max_exclusive ? "< " : "<= ") + num(*r.max);
+  return "";
+}
+
+bool in_bounds(const ParamSpec& spec, const json& value) {
+  switch (spec.type) {
+    case ParamType::Int:
+    case ParamType::Bytes: return inside(spec.bounds, static_cast<double>(value.get<int64_t>()));
+    case ParamType::Double: return inside(spec.bounds, value.get<double>());
+    case ParamType::IntList:
+      for (const auto& e : value)
+        if (!inside(spec.bounds, static_cast<double>(e.get<int64_t>()))) return false;
+      return true;
+    default: return true;
+  }
+}
 
 const char* param_type_name(ParamType t) {
   switch (t) {
@@ -209,8 +271,14 @@ bool parse_typed(const ParamSpec& spec, const json& v, json* out) {
 }  // namespace
 
 bool parse_param(const ParamSpec& spec, const json& v, json* out, std::string* error) {
-  if (parse_typed(spec, v, out)) return true;
-  *error = "expected " + expected(spec) + ", got " + v.dump();
+  if (!parse_typed(spec, v, out)) {
+    *error = "expected " + expected(spec) + ", got " + v.dump();
+    return false;
+  }
+  if (in_bounds(spec, *out)) return true;
+  // "expected an integer >= 1, got 0", as the workloads' own checks said it before the ranges
+  // were declared in their specs.
+  *error = "expected " + noun(spec) + " " + range_text(spec) + ", got " + v.dump();
   return false;
 }
 

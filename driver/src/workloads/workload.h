@@ -64,7 +64,8 @@ struct WorkloadInfo {
   std::string name;
   std::string description;
   std::vector<ParamSpec> params;
-  // Cross-parameter checks after typing (problems appended, one per line).
+  // Cross-parameter checks, once every value is typed and inside its spec's range (a value's own
+  // range belongs in its ParamSpec, checked by the core); problems appended, one per line.
   std::function<void(const ParamValues&, std::vector<std::string>*)> check;
   // Checks of the parameters against the engine or server target they run on (its name), after check.
   std::function<void(const std::string&, const ParamValues&, std::vector<std::string>*)> check_backend;
