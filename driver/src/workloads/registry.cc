@@ -25,12 +25,17 @@ const std::vector<WorkloadInfo>& workload_registry() {
 
 std::vector<ParamSpec> common_params() {
   return {
-      {"max_seconds", ParamType::Double, 0.0, "stop after this many seconds (0 = no time limit)"},
+      // No range: nothing ever refused a value of these (the runner reads a negative time or rate
+      // as none, a report interval below 0.01 s as 0.01 s), and a range would refuse some now.
+      {"max_seconds", ParamType::Double, 0.0, "stop after this many seconds (0 = no time limit)", unbounded(), "s"},
       {"warmup_seconds", ParamType::Double, 0.0,
-       "seconds at the start kept in intervals.csv (warmup=1) but excluded from totals and histograms"},
+       "seconds at the start kept in intervals.csv (warmup=1) but excluded from totals and histograms",
+       unbounded(), "s"},
       {"target_rate", ParamType::Double, 0.0,
-       "open loop: main units per second over all threads (0 = closed loop, as fast as possible)"},
-      {"report_interval_s", ParamType::Double, 1.0, "seconds per intervals.csv row and progress line"},
+       "open loop: main units per second over all threads (0 = closed loop, as fast as possible)",
+       unbounded(), "1/s"},
+      {"report_interval_s", ParamType::Double, 1.0, "seconds per intervals.csv row and progress line",
+       unbounded(), "s"},
   };
 }
 

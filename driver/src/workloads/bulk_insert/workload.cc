@@ -152,10 +152,6 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   auto need = [&](bool ok, const std::string& msg) {
     if (!ok) problems->push_back("bad value for param " + msg);
   };
-  need(p_int(p, "num") >= 0, "'num': expected an integer >= 0");
-  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
-  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
-  need(p_int(p, "docs_per_txn") >= 0, "'docs_per_txn': expected an integer >= 0 (0 = the whole batch)");
   need(p_int(p, "num") > 0 || p_dbl(p, "max_seconds") > 0, "'num'/'max_seconds': set at least one bound");
 }
 
@@ -166,9 +162,9 @@ WorkloadInfo bulk_insert_info() {
   w.name = "bulk-insert";
   w.description = "unordered batch inserts of tiny documents {_id: int64 | ObjectId} (journal/compression via engine knobs)";
   w.params = {
-      {"num", ParamType::Int, int64_t{1000000}, "documents to insert (0 = until max_seconds)"},
-      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)"},
-      {"threads", ParamType::Int, int64_t{1}, "loader threads (disjoint id ranges)"},
+      {"num", ParamType::Int, int64_t{1000000}, "documents to insert (0 = until max_seconds)", at_least(0)},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)", at_least(1)},
+      {"threads", ParamType::Int, int64_t{1}, "loader threads (disjoint id ranges)", at_least(1)},
       {"id_index", ParamType::Bool, true, "keep MongoDB's _id index"},
       {"shuffle_batches", ParamType::Bool, false, "insert each batch's ids in random order"},
       {"id_type", ParamType::Enum, std::string("int64"),
@@ -176,7 +172,8 @@ WorkloadInfo bulk_insert_info() {
        "(time, per-loader random, counter)",
        {"int64", "objectid"}},
       {"docs_per_txn", ParamType::Int, int64_t{0},
-       "documents per transaction (commit) within a batch; 0 = the whole batch (1 = MongoDB 3.0's commit per document)"},
+       "documents per transaction (commit) within a batch; 0 = the whole batch (1 = MongoDB 3.0's commit per document)",
+       at_least(0)},
       {"collection", ParamType::String, std::string("bulk"), "collection name"},
       {"collection_per_loader", ParamType::Bool, false,
        "each loader fills its own collection <collection>_<t> (the source's 16 loaders, 16 collections)"},

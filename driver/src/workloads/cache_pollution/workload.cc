@@ -290,18 +290,6 @@ class CachePollution final : public Workload {
   uint64_t g_cold0_ = 0, g_cold1_ = 0, g_end_ = 0, cold_seen_ = 0, hot_seen_ = 0;
 };
 
-void check(const ParamValues& p, std::vector<std::string>* problems) {
-  auto need = [&](bool ok, const std::string& msg) {
-    if (!ok) problems->push_back("bad value for param " + msg);
-  };
-  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
-  need(p_int(p, "hot_docs") >= 1, "'hot_docs': expected an integer >= 1");
-  need(p_int(p, "cold_docs") >= 1, "'cold_docs': expected an integer >= 1");
-  need(p_int(p, "doc_size") >= 0 && p_int(p, "doc_size") <= (1 << 20), "'doc_size': expected an integer in [0, 1048576]");
-  need(p_dbl(p, "cold_delay_seconds") >= 0, "'cold_delay_seconds': expected a number >= 0");
-  need(p_dbl(p, "after_seconds") >= 0, "'after_seconds': expected a number >= 0");
-}
-
 }  // namespace
 
 WorkloadInfo cache_pollution_info() {
@@ -310,21 +298,24 @@ WorkloadInfo cache_pollution_info() {
   w.description = "random reads of a hot collection while a cold collection is scanned (or indexed) once, "
                   "read_once on/off; then the hot collection's full scan time";
   w.params = {
-      {"hot_docs", ParamType::Int, int64_t{20000}, "documents in the hot collection (size it to fit the cache)"},
-      {"cold_docs", ParamType::Int, int64_t{200000}, "documents in the cold collection (size it beyond the cache)"},
-      {"doc_size", ParamType::Int, int64_t{1000}, "bytes of the string field v per document"},
-      {"threads", ParamType::Int, int64_t{1}, "hot readers (random point reads)"},
+      {"hot_docs", ParamType::Int, int64_t{20000}, "documents in the hot collection (size it to fit the cache)",
+       at_least(1)},
+      {"cold_docs", ParamType::Int, int64_t{200000}, "documents in the cold collection (size it beyond the cache)",
+       at_least(1)},
+      {"doc_size", ParamType::Int, int64_t{1000}, "bytes of the string field v per document", in_range(0, 1 << 20),
+       "bytes"},
+      {"threads", ParamType::Int, int64_t{1}, "hot readers (random point reads)", at_least(1)},
       {"cold_action", ParamType::Enum, std::string("scan"), "scan: read every cold document; index: build an index over them",
        {"scan", "index"}},
       {"read_once", ParamType::Bool, false, "cold pass with read_once cursors (WiredTiger read_once, RocksDB fill_cache=false)"},
-      {"cold_delay_seconds", ParamType::Double, 2.0, "seconds of hot reads before the cold pass"},
-      {"after_seconds", ParamType::Double, 2.0, "seconds of hot reads after the cold pass, before the hot scan"},
+      {"cold_delay_seconds", ParamType::Double, 2.0, "seconds of hot reads before the cold pass", at_least(0), "s"},
+      {"after_seconds", ParamType::Double, 2.0, "seconds of hot reads after the cold pass, before the hot scan",
+       at_least(0), "s"},
       {"warm_hot", ParamType::Bool, true,
        "scan the hot collection once after the load (and after the run's reopen / page-cache drop) so it starts cached"},
       {"collection_prefix", ParamType::String, std::string("cp_"), "collections <prefix>hot and <prefix>cold"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
-  w.check = check;
   w.make = [] { return std::unique_ptr<Workload>(new CachePollution()); };
   return w;
 }

@@ -129,20 +129,6 @@ class FillSeq final : public Workload {
   char pad_[64 - sizeof(std::atomic<uint64_t>)];
 };
 
-void check(const ParamValues& p, std::vector<std::string>* problems) {
-  auto need = [&](bool ok, const std::string& msg) {
-    if (!ok) problems->push_back("bad value for param " + msg);
-  };
-  need(p_int(p, "num") >= 1, "'num': expected an integer >= 1");
-  need(p_int(p, "key_size") >= 8 && p_int(p, "key_size") <= 4096, "'key_size': expected an integer in [8, 4096]");
-  need(p_int(p, "value_size") >= 0 && p_int(p, "value_size") <= (1 << 20),
-       "'value_size': expected an integer in [0, 1048576]");
-  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
-  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
-  int64_t c = p_int(p, "compressible_pct");
-  need(c >= 0 && c <= 100, "'compressible_pct': expected an integer in [0, 100]");
-}
-
 }  // namespace
 
 WorkloadInfo fillseq_info() {
@@ -150,12 +136,14 @@ WorkloadInfo fillseq_info() {
   w.name = "fillseq";
   w.description = "sequential key/value inserts straight into one table (compare db_bench fillseq, wtperf populate)";
   w.params = {
-      {"num", ParamType::Int, int64_t{1000000}, "keys to write (split into disjoint ranges per thread)"},
-      {"key_size", ParamType::Int, int64_t{16}, "key bytes: big-endian counter padded with '0'"},
-      {"value_size", ParamType::Int, int64_t{100}, "value bytes"},
-      {"compressible_pct", ParamType::Int, int64_t{50}, "percent of each value that is zero bytes"},
-      {"batch", ParamType::Int, int64_t{1000}, "keys per transaction"},
-      {"threads", ParamType::Int, int64_t{1}, "writer threads (key ranges: see key_order)"},
+      {"num", ParamType::Int, int64_t{1000000}, "keys to write (split into disjoint ranges per thread)", at_least(1)},
+      {"key_size", ParamType::Int, int64_t{16}, "key bytes: big-endian counter padded with '0'", in_range(8, 4096),
+       "bytes"},
+      {"value_size", ParamType::Int, int64_t{100}, "value bytes", in_range(0, 1 << 20), "bytes"},
+      {"compressible_pct", ParamType::Int, int64_t{50}, "percent of each value that is zero bytes", in_range(0, 100),
+       "percent"},
+      {"batch", ParamType::Int, int64_t{1000}, "keys per transaction", at_least(1)},
+      {"threads", ParamType::Int, int64_t{1}, "writer threads (key ranges: see key_order)", at_least(1)},
       {"key_order", ParamType::Enum, std::string("ranges"),
        "ranges: each thread writes its own contiguous range; shared: every key comes from one atomic "
        "counter shared by the threads (all append at the end, like wtperf populate)",
@@ -163,7 +151,6 @@ WorkloadInfo fillseq_info() {
       {"table", ParamType::String, std::string("fillseq"), "table name"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
-  w.check = check;
   w.make = [] { return std::unique_ptr<Workload>(new FillSeq()); };
   return w;
 }

@@ -376,21 +376,7 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   auto need = [&](bool ok, const std::string& msg) {
     if (!ok) problems->push_back("bad value for param " + msg);
   };
-  need(p_int(p, "loader_threads") >= 1, "'loader_threads': expected an integer >= 1");
-  need(p_int(p, "query_threads") >= 0, "'query_threads': expected an integer >= 0");
-  need(p_int(p, "batch") >= 1, "'batch': expected an integer >= 1");
-  need(p_int(p, "docs_per_txn") >= 0, "'docs_per_txn': expected an integer >= 0 (0 = the whole batch)");
-  need(p_int(p, "max_rows") >= 0, "'max_rows': expected an integer >= 0");
-  int64_t n = p_int(p, "num_secondary_indexes");
-  need(n >= 0 && n <= 3, "'num_secondary_indexes': expected one of 0, 1, 2, 3");
-  need(p_int(p, "num_char_fields") >= 0, "'num_char_fields': expected an integer >= 0");
-  need(p_int(p, "length_char_fields") >= 0 && p_int(p, "length_char_fields") <= (1 << 20),
-       "'length_char_fields': expected an integer in [0, 1048576]");
-  int64_t pc = p_int(p, "percent_compressible");
-  need(pc >= 0 && pc <= 100, "'percent_compressible': expected an integer in [0, 100]");
-  need(p_int(p, "data_length") >= 0 && p_int(p, "data_length") <= 4000, "'data_length': expected an integer in [0, 4000]");
-  need(p_int(p, "query_limit") >= 1, "'query_limit': expected an integer >= 1");
-  need(!(p_int(p, "query_threads") > 0 && n == 0),
+  need(!(p_int(p, "query_threads") > 0 && p_int(p, "num_secondary_indexes") == 0),
        "'query_threads': query threads need num_secondary_indexes >= 1 (the queries use them)");
   need(p_int(p, "max_rows") > 0 || p_dbl(p, "max_seconds") > 0,
        "'max_rows'/'max_seconds': set at least one bound");
@@ -429,32 +415,39 @@ WorkloadInfo iibench_info() {
        "mongodb (iibench-mongodb, the source documents') or iibench-py (mytools bench/ibench/iibench.py's MySQL schema, "
        "indexes and values; id_index, num_char_fields, length_char_fields, percent_compressible do not apply)",
        {"mongodb", kPy}},
-      {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)"},
+      {"data_length", ParamType::Int, int64_t{10}, "variant iibench-py: characters of `data` (iibench.py's data_length_min = max)",
+       in_range(0, 4000), "characters"},
       {"bulk_load", ParamType::Bool, true,
        "variant iibench-py on mariadb-myrocks: each loader's connection sets rocksdb_bulk_load=1 before its first INSERT, "
        "as iibench.py does on RocksDB by default (--bulk_load=1): the primary key's rows go straight to SST files, "
        "written and visible when the loader ends it; refused with query_threads > 0 or loader_threads > 1 (MyRocks "
        "cannot end a bulk load on a table other sessions used); no effect on other variants, engines and targets"},
-      {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)"},
-      {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads"},
-      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request"},
+      {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)",
+       at_least(0)},
+      {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads", at_least(1)},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request", at_least(1)},
       {"docs_per_txn", ParamType::Int, int64_t{0},
        "documents per transaction within a request: 0 = the whole batch in one; 1 = each document on its own, "
-       "as MongoDB commits the documents of an insert (KV engines; MariaDB: one INSERT per group; MongoDB: no effect)"},
+       "as MongoDB commits the documents of an insert (KV engines; MariaDB: one INSERT per group; MongoDB: no effect)",
+       at_least(0)},
       {"generate_ahead", ParamType::Enum, std::string("server"),
        "server: on a server target each loader makes its next batch (documents and statement) on a helper thread "
        "while the current one is in flight, as iibench.py's generator process does; always: on embedded engines too "
        "(a second thread beside the engine's writer); never: make, then send. Same documents, statements and op "
        "stream either way",
        {"server", "always", "never"}},
-      {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}"},
+      {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}",
+       in_range(0, 3)},
       {"id_index", ParamType::Bool, true, "documents get an ObjectId _id with its own index, as in MongoDB"},
-      {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document"},
-      {"length_char_fields", ParamType::Int, int64_t{1000}, "characters per string field"},
-      {"percent_compressible", ParamType::Int, int64_t{90}, "percent of each string that is 'a' (the rest random letters)"},
-      {"query_threads", ParamType::Int, int64_t{0}, "range-query threads (queries 1,2,3 round robin)"},
-      {"query_limit", ParamType::Int, int64_t{10}, "rows per range query"},
-      {"queries_per_second", ParamType::Double, 0.0, "total query rate over query threads (0 = unthrottled)"},
+      {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document", at_least(0)},
+      {"length_char_fields", ParamType::Int, int64_t{1000}, "characters per string field", in_range(0, 1 << 20),
+       "characters"},
+      {"percent_compressible", ParamType::Int, int64_t{90}, "percent of each string that is 'a' (the rest random letters)",
+       in_range(0, 100), "percent"},
+      {"query_threads", ParamType::Int, int64_t{0}, "range-query threads (queries 1,2,3 round robin)", at_least(0)},
+      {"query_limit", ParamType::Int, int64_t{10}, "rows per range query", at_least(1)},
+      {"queries_per_second", ParamType::Double, 0.0, "total query rate over query threads (0 = unthrottled)",
+       unbounded(), "1/s"},
       {"query_begin_docs", ParamType::Int, int64_t{1000000}, "queries start once this many documents were inserted"},
       {"query_fetch", ParamType::Bool, false, "fetch each row's document (the original's queries are covered: indexed fields only)"},
       {"collection", ParamType::String, std::string("purchases_index"), "collection (table name prefix)"},

@@ -335,26 +335,14 @@ void check_params(const ParamValues& p, std::vector<std::string>* problems) {
   auto need = [&](bool ok, const std::string& msg) {
     if (!ok) problems->push_back("bad value for param " + msg);
   };
-  need(p_int(p, "maxid1") >= 2, "'maxid1': expected an integer >= 2 (node ids are 1..maxid1-1)");
-  need(p_int(p, "link_type_count") >= 1, "'link_type_count': expected an integer >= 1");
-  need(p_int(p, "threads") >= 1, "'threads': expected an integer >= 1");
-  need(p_int(p, "loaders") >= 1, "'loaders': expected an integer >= 1");
-  need(p_int(p, "load_batch") >= 1, "'load_batch': expected an integer >= 1");
-  need(p_int(p, "requests") >= 0, "'requests': expected an integer >= 0");
-  need(p_int(p, "getlinklist_limit") >= 1, "'getlinklist_limit': expected an integer >= 1");
   need(p_int(p, "requests") > 0 || p_dbl(p, "max_seconds") > 0, "'requests'/'max_seconds': set at least one bound");
+  // Each percentage of the mix is >= 0 by its spec; together they must choose something.
   double total = 0;
-  bool nonneg = true;
-  for (int o = 1; o < kNumOps; ++o) {
-    total += p_dbl(p, kMixParams[o]);
-    nonneg = nonneg && p_dbl(p, kMixParams[o]) >= 0;
-  }
-  need(nonneg && total > 0, "'addlink'..'deletenode': expected percentages >= 0 with a positive sum");
+  for (int o = 1; o < kNumOps; ++o) total += p_dbl(p, kMixParams[o]);
+  need(total > 0, "'addlink'..'deletenode': expected percentages with a positive sum");
+  // A Zipf shape is > 0 by its spec; 1 is the one value inside that the generator cannot take.
   for (const char* z : {"link_read_shape", "link_write_shape", "node_read_shape", "node_update_shape"})
-    need(p_dbl(p, z) > 0 && p_dbl(p, z) != 1.0, std::string("'") + z + "': expected a Zipf shape > 0");
-  for (const char* b : {"read_uncorr_blend", "write_uncorr_blend", "getlinklist_history"})
-    need(p_dbl(p, b) >= 0 && p_dbl(p, b) <= 100, std::string("'") + b + "': expected a percentage in [0, 100]");
-  need(p_dbl(p, "link_datasize") > 0 && p_dbl(p, "node_datasize") > 0, "'link_datasize'/'node_datasize': expected > 0");
+    need(p_dbl(p, z) != 1.0, std::string("'") + z + "': expected a Zipf shape > 0 other than 1");
 }
 
 }  // namespace
@@ -389,42 +377,50 @@ WorkloadInfo linkbench_info() {
   w.name = "linkbench";
   w.description = "LinkBench social graph (node/link/count collections): load, then the 10-operation request mix";
   w.params = {
-      {"maxid1", ParamType::Int, int64_t{10001}, "node ids 1..maxid1-1 are loaded; requests draw id1 from [1, maxid1)"},
-      {"link_type_count", ParamType::Int, int64_t{2}, "link types"},
+      {"maxid1", ParamType::Int, int64_t{10001}, "node ids 1..maxid1-1 are loaded; requests draw id1 from [1, maxid1)",
+       at_least(2)},
+      {"link_type_count", ParamType::Int, int64_t{2}, "link types", at_least(1)},
       {"graph", ParamType::Enum, std::string("linkbench"),
        "out-degree: linkbench (LinkBench's real distribution, coupled to popularity) or lognormal (the earlier "
        "stand-in, independent of popularity)",
        {"linkbench", "lognormal"}},
-      {"threads", ParamType::Int, int64_t{1}, "requester threads"},
-      {"requests", ParamType::Int, int64_t{100000}, "requests in total over requesters (0 = until max_seconds)"},
-      {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts"},
-      {"load_batch", ParamType::Int, int64_t{2048}, "ids per loader chunk / documents per load transaction"},
-      {"addlink", ParamType::Double, 8.9886601, "percent of requests: add_link"},
-      {"deletelink", ParamType::Double, 2.9907664, "percent: delete_link"},
-      {"updatelink", ParamType::Double, 8.0122125, "percent: update_link"},
-      {"countlink", ParamType::Double, 4.8863567, "percent: count_link"},
-      {"getlink", ParamType::Double, 0.5261142, "percent: multiget_link"},
-      {"getlinklist", ParamType::Double, 50.7119145, "percent: get_links_list"},
-      {"getnode", ParamType::Double, 12.9326683, "percent: get_node"},
-      {"addnode", ParamType::Double, 2.5732789, "percent: add_node"},
-      {"updatenode", ParamType::Double, 7.366437, "percent: update_node"},
-      {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node"},
+      {"threads", ParamType::Int, int64_t{1}, "requester threads", at_least(1)},
+      {"requests", ParamType::Int, int64_t{100000}, "requests in total over requesters (0 = until max_seconds)",
+       at_least(0)},
+      {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts", at_least(1)},
+      {"load_batch", ParamType::Int, int64_t{2048}, "ids per loader chunk / documents per load transaction",
+       at_least(1)},
+      {"addlink", ParamType::Double, 8.9886601, "percent of requests: add_link", at_least(0), "percent"},
+      {"deletelink", ParamType::Double, 2.9907664, "percent: delete_link", at_least(0), "percent"},
+      {"updatelink", ParamType::Double, 8.0122125, "percent: update_link", at_least(0), "percent"},
+      {"countlink", ParamType::Double, 4.8863567, "percent: count_link", at_least(0), "percent"},
+      {"getlink", ParamType::Double, 0.5261142, "percent: multiget_link", at_least(0), "percent"},
+      {"getlinklist", ParamType::Double, 50.7119145, "percent: get_links_list", at_least(0), "percent"},
+      {"getnode", ParamType::Double, 12.9326683, "percent: get_node", at_least(0), "percent"},
+      {"addnode", ParamType::Double, 2.5732789, "percent: add_node", at_least(0), "percent"},
+      {"updatenode", ParamType::Double, 7.366437, "percent: update_node", at_least(0), "percent"},
+      {"deletenode", ParamType::Double, 1.0115914, "percent: delete_node", at_least(0), "percent"},
       {"read_uncorr_blend", ParamType::Double, 99.5,
        "percent of link reads whose id1's popularity is independent of its out-degree (LinkBench's "
-       "read_uncorr_blend, FBWorkload.properties' 99.5; 0 = every link read follows out-degree)"},
+       "read_uncorr_blend, FBWorkload.properties' 99.5; 0 = every link read follows out-degree)", in_range(0, 100),
+       "percent"},
       {"write_uncorr_blend", ParamType::Double, 95.0,
        "percent of link writes whose id1's popularity is independent of its out-degree (LinkBench's "
-       "write_uncorr_blend, FBWorkload.properties' 95)"},
-      {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list"},
-      {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link"},
-      {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids"},
-      {"node_update_shape", ParamType::Double, 0.606, "Zipf shape of update_node ids (delete_node: uniform)"},
-      {"link_datasize", ParamType::Double, 8.0, "median link payload bytes (log-normal, sigma 1, cap 255)"},
-      {"node_datasize", ParamType::Double, 128.0, "median node payload bytes (log-normal, sigma 1)"},
+       "write_uncorr_blend, FBWorkload.properties' 95)", in_range(0, 100), "percent"},
+      {"link_read_shape", ParamType::Double, 0.8, "Zipf shape of id1 for count_link, multiget_link, get_links_list",
+       above(0)},
+      {"link_write_shape", ParamType::Double, 0.741, "Zipf shape of id1 for add/delete/update_link", above(0)},
+      {"node_read_shape", ParamType::Double, 0.625, "Zipf shape of get_node ids", above(0)},
+      {"node_update_shape", ParamType::Double, 0.606, "Zipf shape of update_node ids (delete_node: uniform)", above(0)},
+      {"link_datasize", ParamType::Double, 8.0, "median link payload bytes (log-normal, sigma 1, cap 255)", above(0),
+       "bytes"},
+      {"node_datasize", ParamType::Double, 128.0, "median node payload bytes (log-normal, sigma 1)", above(0), "bytes"},
       {"getlinklist_history", ParamType::Double, 0.3,
        "percent of get_links_list requests that read the next page of a list whose last page came back full "
-       "(LinkBench's getlinklist_history, FBWorkload.properties' 0.3); counted as get_links_list"},
-      {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)"},
+       "(LinkBench's getlinklist_history, FBWorkload.properties' 0.3); counted as get_links_list",
+       in_range(0, 100), "percent"},
+      {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)",
+       at_least(1)},
       {"verify", ParamType::Bool, false, "read back after each write and count mismatches (summary verify)"},
       {"collection_prefix", ParamType::String, std::string("lb_"), "collection names: <prefix>node, link, count"},
   };

@@ -280,18 +280,10 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   auto clients = p.at("clients").get<std::vector<int64_t>>();
   need(!clients.empty() && clients.size() < static_cast<size_t>(kMaxOps),
        "'clients': expected 1.." + std::to_string(kMaxOps - 1) + " client counts");
-  bool pos = true;
-  for (int64_t c : clients) pos = pos && c >= 1 && c <= 1024;
-  need(pos, "'clients': expected integers in [1, 1024]");
   auto sorted = clients;
   std::sort(sorted.begin(), sorted.end());
   need(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end(),
        "'clients': each client count once (a step's op is named update.c<N>)");
-  need(p_int(p, "tables") >= 1 && p_int(p, "tables") <= 1024, "'tables': expected an integer in [1, 1024]");
-  need(p_int(p, "table_size") >= 1, "'table_size': expected an integer >= 1");
-  need(p_int(p, "load_batch") >= 1, "'load_batch': expected an integer >= 1");
-  need(p_int(p, "updates_per_step") >= 0, "'updates_per_step': expected an integer >= 0");
-  need(p_dbl(p, "seconds_per_step") >= 0, "'seconds_per_step': expected a number >= 0");
   need(p_int(p, "updates_per_step") > 0 || p_dbl(p, "seconds_per_step") > 0,
        "'seconds_per_step'/'updates_per_step': set at least one bound per step");
 }
@@ -304,15 +296,19 @@ WorkloadInfo sysbench_update_info() {
   w.description = "sysbench update_non_index / update_index by primary key over sbtest1..N, one step per "
                   "client count (concurrency sweep)";
   w.params = {
-      {"tables", ParamType::Int, int64_t{1}, "collections sbtest1..N (an update picks one uniformly)"},
-      {"table_size", ParamType::Int, int64_t{10000}, "rows per collection, loaded before the updates"},
+      {"tables", ParamType::Int, int64_t{1}, "collections sbtest1..N (an update picks one uniformly)",
+       in_range(1, 1024)},
+      {"table_size", ParamType::Int, int64_t{10000}, "rows per collection, loaded before the updates", at_least(1)},
       {"mode", ParamType::Enum, std::string("non-index"),
        "non-index: set c to a new 120-char string; index: k = k + 1 (moves the k index entry)",
        {"non-index", "index"}},
-      {"clients", ParamType::IntList, json::array({1, 2, 4, 8}), "client threads per step, one step each, in order"},
-      {"seconds_per_step", ParamType::Double, 10.0, "seconds per step (0 = bounded by updates_per_step only)"},
-      {"updates_per_step", ParamType::Int, int64_t{0}, "updates per step over its clients (0 = bounded by time only)"},
-      {"load_batch", ParamType::Int, int64_t{1000}, "rows per insert transaction in the load phase"},
+      {"clients", ParamType::IntList, json::array({1, 2, 4, 8}), "client threads per step, one step each, in order",
+       in_range(1, 1024)},
+      {"seconds_per_step", ParamType::Double, 10.0, "seconds per step (0 = bounded by updates_per_step only)",
+       at_least(0), "s"},
+      {"updates_per_step", ParamType::Int, int64_t{0}, "updates per step over its clients (0 = bounded by time only)",
+       at_least(0)},
+      {"load_batch", ParamType::Int, int64_t{1000}, "rows per insert transaction in the load phase", at_least(1)},
       {"verify", ParamType::Bool, false, "read each updated row back and count mismatches (summary verify)"},
       {"collection", ParamType::String, std::string("sbtest"), "collection name prefix (sbtest -> sbtest1..N)"},
   };

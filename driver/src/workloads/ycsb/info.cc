@@ -15,19 +15,9 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   auto need = [&](bool ok, const std::string& msg) {
     if (!ok) problems->push_back("bad value for param " + msg);
   };
-  need(p_int(p, "recordcount") >= 1, "'recordcount': expected an integer >= 1");
-  need(p_int(p, "operationcount") >= 0, "'operationcount': expected an integer >= 0");
   need(p_int(p, "operationcount") > 0 || p_dbl(p, "max_seconds") > 0,
        "'operationcount'/'max_seconds': set at least one bound for the run phase");
-  need(p_int(p, "fieldcount") >= 1 && p_int(p, "fieldcount") <= 1000, "'fieldcount': expected an integer in [1, 1000]");
-  need(p_int(p, "fieldlength") >= 1 && p_int(p, "fieldlength") <= (1 << 20), "'fieldlength': expected an integer in [1, 1048576]");
-  need(p_int(p, "minscanlength") >= 1, "'minscanlength': expected an integer >= 1");
   need(p_int(p, "maxscanlength") >= p_int(p, "minscanlength"), "'maxscanlength': expected an integer >= minscanlength");
-  need(p_int(p, "zeropadding") >= 1 && p_int(p, "zeropadding") <= 64, "'zeropadding': expected an integer in [1, 64]");
-  need(p_int(p, "threads") >= 1 && p_int(p, "threads") <= 1024, "'threads': expected an integer in [1, 1024]");
-  need(p_int(p, "load_batch") >= 1, "'load_batch': expected an integer >= 1");
-  need(p_dbl(p, "zipfianconstant") > 0 && p_dbl(p, "zipfianconstant") < 1,
-       "'zipfianconstant': expected a number in (0, 1) (YCSB's generator needs theta != 1)");
   need(!p_str(p, "table").empty(), "'table': expected a non-empty name");
 }
 
@@ -43,24 +33,29 @@ WorkloadInfo ycsb_info() {
        "YCSB core workload: a 50/50 read/update, b 95/5 read/update, c read only, d 95/5 read/insert (latest), "
        "e 95/5 scan/insert, f 50/50 read/read-modify-write",
        {"a", "b", "c", "d", "e", "f"}},
-      {"recordcount", ParamType::Int, int64_t{1000}, "records loaded before the run phase"},
-      {"operationcount", ParamType::Int, int64_t{1000}, "operations of the run phase over all threads (0 = bounded by max_seconds)"},
-      {"fieldcount", ParamType::Int, int64_t{10}, "fields per record (field0..)"},
-      {"fieldlength", ParamType::Int, int64_t{100}, "bytes per field value"},
+      {"recordcount", ParamType::Int, int64_t{1000}, "records loaded before the run phase", at_least(1)},
+      {"operationcount", ParamType::Int, int64_t{1000}, "operations of the run phase over all threads (0 = bounded by max_seconds)",
+       at_least(0)},
+      {"fieldcount", ParamType::Int, int64_t{10}, "fields per record (field0..)", in_range(1, 1000)},
+      {"fieldlength", ParamType::Int, int64_t{100}, "bytes per field value", in_range(1, 1 << 20), "bytes"},
       {"readallfields", ParamType::Bool, true, "reads and scans return every field (false: one random field)"},
       {"writeallfields", ParamType::Bool, false, "updates write every field (false: one random field)"},
       {"requestdistribution", ParamType::Enum, std::string("workload"),
        "key popularity: the letter's (workload), zipfian (scrambled), uniform or latest",
        {"workload", "zipfian", "uniform", "latest"}},
       {"zipfianconstant", ParamType::Double, ycsb::kZipfianConstant,
-       "theta of the scrambled zipfian (YCSB 0.17 always uses 0.99; latest always uses 0.99)"},
+       "theta of the scrambled zipfian (YCSB 0.17 always uses 0.99; latest always uses 0.99); YCSB's generator "
+       "needs theta != 1",
+       strictly_between(0, 1)},
       {"insertorder", ParamType::Enum, std::string("hashed"),
        "hashed: key user<fnv64(n)> (YCSB's default order), ordered: user<n>", {"hashed", "ordered"}},
-      {"zeropadding", ParamType::Int, int64_t{1}, "digits of the key number, left-padded with zeros"},
-      {"minscanlength", ParamType::Int, int64_t{1}, "shortest scan (records), uniform up to maxscanlength"},
+      {"zeropadding", ParamType::Int, int64_t{1}, "digits of the key number, left-padded with zeros", in_range(1, 64)},
+      {"minscanlength", ParamType::Int, int64_t{1}, "shortest scan (records), uniform up to maxscanlength",
+       at_least(1)},
       {"maxscanlength", ParamType::Int, int64_t{100}, "longest scan (records)"},
-      {"threads", ParamType::Int, int64_t{1}, "client threads (load and run)"},
-      {"load_batch", ParamType::Int, int64_t{1}, "records per insert request in the load phase (YCSB batchsize)"},
+      {"threads", ParamType::Int, int64_t{1}, "client threads (load and run)", in_range(1, 1024)},
+      {"load_batch", ParamType::Int, int64_t{1}, "records per insert request in the load phase (YCSB batchsize)",
+       at_least(1)},
       {"table", ParamType::String, std::string("usertable"), "table / collection name"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
