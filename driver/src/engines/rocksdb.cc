@@ -48,7 +48,8 @@ std::vector<ParamSpec> rocksdb_knobs() {
       {"block_size", ParamType::Bytes, int64_t(4) << 10, "data block size (RocksDB's default 4KB; MongoRocks used 16KB)"},
       {"bloom_bits_per_key", ParamType::Int, int64_t(0),
        "bloom filter bits per key on every table (0 = none, RocksDB's default; MongoRocks and MyRocks use 10): a "
-       "point read then skips the levels that cannot hold its key"},
+       "point read then skips the levels that cannot hold its key",
+       at_least(0)},
       {"write_buffer_size", ParamType::Bytes, int64_t(64) << 20, "memtable size per column family"},
       {"max_bytes_for_level_base", ParamType::Bytes, int64_t(256) << 20,
        "leveled: target size of L1, each next level 10x (RocksDB's default 256MB = 4 default memtables); "
@@ -60,7 +61,7 @@ std::vector<ParamSpec> rocksdb_knobs() {
        "O_DIRECT for flush and compaction I/O"},
       {"wal", ParamType::Bool, true, "write-ahead log (false = WriteOptions.disableWAL)"},
       {"sync", ParamType::Bool, false, "fsync the WAL at every write (WriteOptions.sync)"},
-      {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads"},
+      {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads", at_least(1)},
       {"compaction_readahead_size", ParamType::Bytes, int64_t(0),
        "read size of compaction inputs (0 = RocksDB 7.x's default: block by block, each a device read when "
        "uncached; later RocksDB defaults to 2MB)"},
@@ -272,7 +273,6 @@ class RocksEngine final : public Engine {
     bbt.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(knob_int(knobs, "block_cache_size", int64_t(1) << 30)));
     bbt.block_size = static_cast<size_t>(knob_int(knobs, "block_size", int64_t(4) << 10));
     const int64_t bloom = knob_int(knobs, "bloom_bits_per_key", 0);
-    if (bloom < 0) throw EngineError("rocksdb: open: bloom_bits_per_key must be >= 0");
     if (bloom > 0) bbt.filter_policy.reset(rocksdb::NewBloomFilterPolicy(static_cast<double>(bloom)));
     block_cache_ = bbt.block_cache;
     cf_opts_.table_factory.reset(rocksdb::NewBlockBasedTableFactory(bbt));
@@ -285,8 +285,6 @@ class RocksEngine final : public Engine {
         knob_bool(knobs, "direct_io_for_flush_and_compaction", false);
     db_opts.max_background_jobs = static_cast<int>(knob_int(knobs, "max_background_jobs", 2));
     db_opts.compaction_readahead_size = static_cast<size_t>(knob_int(knobs, "compaction_readahead_size", 0));
-    if (db_opts.max_background_jobs < 1)
-      throw EngineError("rocksdb: open: max_background_jobs must be >= 1");
     statistics_ = rocksdb::CreateDBStatistics();
     db_opts.statistics = statistics_;
     events_ = std::make_shared<EventTimes>();

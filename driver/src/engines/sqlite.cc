@@ -22,7 +22,8 @@ std::vector<ParamSpec> sqlite_knobs() {
        "page cache per connection (one connection per thread): PRAGMA cache_size=-KiB"},
       {"synchronous", ParamType::Enum, "normal", "PRAGMA synchronous", {"off", "normal", "full"}},
       {"journal_mode", ParamType::Enum, "wal", "PRAGMA journal_mode", {"wal", "delete"}},
-      {"page_size", ParamType::Int, 4096, "page size in bytes (takes effect when the database is created)"},
+      {"page_size", ParamType::Int, 4096,
+       "page size in bytes, a power of two (takes effect when the database is created)", in_range(512, 65536), "bytes"},
       {"mmap_size", ParamType::Bytes, 0, "PRAGMA mmap_size (0 = no memory-mapped I/O)"},
   };
 }
@@ -296,8 +297,8 @@ class SqliteEngine final : public Engine {
       throw EngineError("sqlite: open: unknown synchronous '" + c.synchronous + "' (choices: off, normal, full)");
     if (c.journal_mode != "wal" && c.journal_mode != "delete")
       throw EngineError("sqlite: open: unknown journal_mode '" + c.journal_mode + "' (choices: wal, delete)");
-    if (c.page_size < 512 || c.page_size > 65536 || (c.page_size & (c.page_size - 1)))
-      throw EngineError("sqlite: open: page_size must be a power of two between 512 and 65536");
+    if (c.page_size & (c.page_size - 1))  // its range, 512 to 65536, is its spec's
+      throw EngineError("sqlite: open: page_size must be a power of two");
     meta_ = open_connection(c);
     sh->open = true;
     sh_ = std::move(sh);

@@ -27,7 +27,9 @@ using namespace engine_util;
 
 std::vector<ParamSpec> wt_knobs() {
   return {
-      {"cache_size", ParamType::Bytes, int64_t(1) << 30, "WiredTiger cache size (connection cache_size)"},
+      // WiredTiger's own limits (wiredtiger_open refuses the rest: driver/tests/test_param_bounds.cc).
+      {"cache_size", ParamType::Bytes, int64_t(1) << 30, "WiredTiger cache size (connection cache_size)",
+       in_range(kMiB, 10 * kTiB)},
       {"block_compressor", ParamType::Enum, "snappy", "block compressor of record tables (and of index tables with index_block_compressor=inherit)",
        {"none", "snappy", "zlib", "zstd", "lz4"}},
       {"index_block_compressor", ParamType::Enum, "inherit",
@@ -37,7 +39,8 @@ std::vector<ParamSpec> wt_knobs() {
       {"direct_io", ParamType::Bool, false, "O_DIRECT for data files (direct_io=[data])"},
       {"log", ParamType::Bool, true, "write-ahead log (journal), snappy-compressed like mongod"},
       {"sync_on_commit", ParamType::Bool, false, "fsync the log at every commit (commit_transaction sync=on)"},
-      {"checkpoint_interval_s", ParamType::Int, 60, "seconds between checkpoints (mongod syncdelay); 0 = only at close"},
+      {"checkpoint_interval_s", ParamType::Int, 60, "seconds between checkpoints (mongod syncdelay); 0 = only at close",
+       at_least(0), "s"},
       {"read_once", ParamType::Bool, false, "open every scan cursor with read_once=true"},
       {"statistics", ParamType::Enum, "fast", "connection statistics level", {"none", "fast", "all"}},
       {"lsm_chunk_size", ParamType::Bytes, int64_t(10) << 20,
@@ -259,7 +262,6 @@ class WtEngine final : public Engine {
     for (const std::string& c : {compressor_, index_compressor_})
       if (c != "none" && c != "snappy" && c != "zlib" && c != "zstd" && c != "lz4")
         throw EngineError("wiredtiger: open: unknown block compressor '" + c + "'");
-    if (ckpt < 0) throw EngineError("wiredtiger: open: checkpoint_interval_s must be >= 0");
 
     std::string cfg = "create,cache_size=" + std::to_string(cache) +
                       ",session_max=1000,statistics=(" + statistics + ")";
