@@ -1,4 +1,7 @@
-"""`engbench engines [--json]`: each engine, whether it is available here, and its library version."""
+"""`engbench engines [--json] [--knobs] [--params [WORKLOAD]]`: each engine, whether it is available
+here, and its library version; with --knobs each engine's and target's knobs, with --params each
+workload's parameters: type, default, and the range and unit the driver refuses values outside of
+(its `describe`, docs/driver.md "Parameter ranges")."""
 
 import json
 
@@ -8,6 +11,10 @@ from ..run import driver
 def register(sub):
     p = sub.add_parser("engines", help="list engines, their availability and library versions")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.add_argument("--knobs", action="store_true",
+                   help="each engine's and server target's knobs: type, default, range and unit")
+    p.add_argument("--params", nargs="?", const="", metavar="WORKLOAD",
+                   help="each workload's parameters (or one workload's): type, default, range and unit")
     p.set_defaults(func=run)
 
 
@@ -29,7 +36,50 @@ def rows() -> list[dict]:
     return rows
 
 
+def bounds(spec: dict) -> str:
+    """What values a spec takes beyond its type: its range and unit ("in [0, 100] percent", ">= 1",
+    "in [1MiB, 10TiB] bytes"), an enum's choices, or "" when anything of its type goes."""
+    if spec.get("choices"):
+        return "one of: " + ", ".join(spec["choices"])
+    return " ".join(x for x in (spec.get("range") or "", spec.get("unit") or "") if x)
+
+
+def spec_groups(knobs: bool, workload: str | None) -> list[tuple[str, str, list[dict]]]:
+    """(owner, name prefix, specs): engines' and targets' knobs (prefixed with their namespace),
+    and/or workloads' params (all, or only `workload`'s)."""
+    d = driver.describe()
+    groups = []
+    if knobs:
+        for e in [*d["engines"], *d.get("targets", [])]:
+            groups.append((e["name"], e["knob_namespace"] + ".", e.get("knobs", [])))
+    if workload is not None:
+        ws = [w for w in d["workloads"] if workload in ("", w["name"])]
+        if not ws:
+            raise SystemExit(f"engbench engines: no workload {workload!r}; valid: "
+                             + ", ".join(w["name"] for w in d["workloads"]))
+        groups += [(w["name"], "", w["params"]) for w in ws]
+    return groups
+
+
+def spec_lines(groups) -> list[str]:
+    """Per owner, its name, then one line per spec: `  <name>  <type>  <default>  <range unit | choices>`."""
+    lines = []
+    for owner, prefix, specs in groups:
+        lines.append(owner)
+        for s in specs:
+            lines.append(f"  {prefix + s['name']:<44} {s['type']:<8} {json.dumps(s['default']):<14} "
+                         f"{bounds(s)}".rstrip())
+    return lines
+
+
 def run(args) -> int:
+    if args.knobs or args.params is not None:
+        groups = spec_groups(args.knobs, args.params)
+        if args.json:
+            print(json.dumps([{"name": o, "prefix": p, "specs": s} for o, p, s in groups], indent=2))
+        else:
+            print("\n".join(spec_lines(groups)))
+        return 0
     data = rows()
     if args.json:
         print(json.dumps(data, indent=2))
