@@ -40,7 +40,7 @@ pid, run_dir = int(sys.argv[1]), Path(sys.argv[2])
 s = ProcessSampler(pid, run_dir / "driver_process.csv", 0.2)
 s.start(); time.sleep(1.0); s.stop()
 manifest = {"schema": 1, "run_id": run_dir.name, "status": "running"}
-runs._finalize(run_dir, manifest, [], s, "ok", None)
+runs.finalize(run_dir, manifest, [], s, "ok", None)
 print(json.dumps({"warnings": s.warnings, "samples": s.samples}))
 '''
 

@@ -111,7 +111,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
         for t in tools:
             t.stop()
         status, error = limits.finish(lim, group, run_dir, status, error)
-        runs._finalize(run_dir, manifest, tools, None, status, error)
+        runs.finalize(run_dir, manifest, tools, None, status, error)
         shutil.rmtree(data_dir, ignore_errors=True)
     return runs.RunResult(run_dir, status, error)
 

@@ -5,7 +5,13 @@
 Order of events (docs/run-format.md): the driver validates the resolved config (nothing is written
 if it refuses) → the run directory and its manifest (`running`) → iostat, vmstat → the driver and
 its process sampler → the driver ends (or is interrupted, or dies) → samplers stopped → manifest
-finalized (`ok`, `failed` with the reason, `interrupted`) → SHA256SUMS and read-only files."""
+finalized (`ok`, `failed` with the reason, `interrupted`) → SHA256SUMS and read-only files.
+
+The lifecycle is public so that every kind of run goes through it (`engbench calibrate` too,
+run/calibrate.py): `Stopper` (signals counted and forwarded, never raised) around
+`recording(...)` (create the directory → the caller's captures → stop them, limits' counters,
+finalize, seal), with `Recording.describe` for the manifest, `start_captures`, `capture_group`
+and `finalize`."""
 
 from __future__ import annotations
 
@@ -17,7 +23,8 @@ import signal
 import subprocess
 import sys
 import threading
-from dataclasses import dataclass
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
@@ -37,9 +44,9 @@ class RunResult:
     error: str | None = None
 
 
-class _Stopper:
-    """SIGINT/SIGTERM → ask the driver to stop (it writes what it has, status `interrupted`);
-    a second signal kills it. Signals are only counted and forwarded, never raised, so the run's
+class Stopper:
+    """SIGINT/SIGTERM → ask the run's child (the driver, a calibration's fio) to stop (it writes
+    what it has, status `interrupted`); a second signal kills it. Signals are only counted and forwarded, never raised, so the run's
     own bookkeeping (stopping captures, finalizing, sealing) always completes."""
 
     def __init__(self):
@@ -62,7 +69,7 @@ class _Stopper:
         self._forward()
 
     def attach(self, proc) -> None:
-        """The driver has started: a signal that came while it was starting is passed on now."""
+        """The child has started: a signal that came while it was starting is passed on now."""
         self.proc = proc
         if self.signals:
             self._forward()
@@ -79,20 +86,102 @@ def _tail(path: Path, lines: int = 20) -> str:
         return ""
 
 
-def _manifest(run_dir: Path, req: RunRequest, resolved: dict, data_dir: Path, argv, started) -> dict:
+def _software(req: RunRequest) -> dict:
+    """machine.software() with the driver's version and the engine's library and its version."""
     d = driver.describe()
     info = {e["name"]: e for e in d["engines"] + d.get("targets", [])}.get(req.engine, {})
     software = machine.software()
-    software.update(driver_version=driver.describe().get("driver_version"),
+    software.update(driver_version=d.get("driver_version"),
                     engine_library=info.get("library"), engine_version=info.get("library_version"))
-    return {
-        "schema": 1, "run_id": run_dir.name, "status": "running", "error": None,
-        "command_line": list(argv), "workload": req.workload, "engine": req.engine,
-        "params": resolved.get("params"), "knobs": resolved.get("knobs"), "seed": resolved.get("seed"),
-        "git": machine.git_state(), "started_utc": rundir.iso(started), "ended_utc": None,
-        "client_window": None, "hardware": machine.hardware(data_dir.parent),
-        "software": software, "capture": {}, "data_dir": str(data_dir), "engbench": rundir.owner(),
-    }
+    return software
+
+
+@dataclass
+class Recording:
+    """A run directory between its creation and its seal (see `recording`): the manifest, what the
+    caller started beside the run (capture tools, process sampler, child process) and the run's
+    status and error as the caller decides them; `recording` stops, finalizes and seals with them."""
+
+    run_dir: Path
+    data_dir: Path
+    started: object  # datetime (UTC)
+    workload: str
+    engine: str
+    manifest: dict
+    status: str = "failed"
+    error: str | None = None
+    tools: list = field(default_factory=list)
+    sampler: object = None
+    proc: object = None
+    keep_data: bool = False
+    # (status, error) -> (status, error), run after the captures stop and before the limits' finish
+    after_stop: list = field(default_factory=list)
+
+    def describe(self, argv, params, knobs, seed, software: dict, **extra) -> None:
+        """The manifest saying what the run is (docs/run-format.md), status still `running`; written."""
+        self.manifest = {
+            "schema": 1, "run_id": self.run_dir.name, "status": "running", "error": None,
+            "command_line": list(argv), "workload": self.workload, "engine": self.engine,
+            "params": params, "knobs": knobs, "seed": seed,
+            "git": machine.git_state(), "started_utc": rundir.iso(self.started), "ended_utc": None,
+            "client_window": None, "hardware": machine.hardware(self.data_dir.parent),
+            "software": software, "capture": {}, "data_dir": str(self.data_dir), "engbench": rundir.owner(),
+            **extra}
+        rundir.write_manifest(self.run_dir, self.manifest)
+
+    def start_captures(self) -> None:
+        """iostat and vmstat (capture.TOOLS) started into the run directory; their first reports waited for."""
+        self.tools = [capture.ToolCapture(n, a, self.run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
+        for t in self.tools:
+            t.start()
+        for t in self.tools:
+            t.wait_for_first_report()
+
+    def capture_group(self, group) -> None:
+        """With a run group: its own memory and device I/O every second, cgroup.csv (limits.GroupCapture)."""
+        if group:
+            self.tools.append(limits.GroupCapture(group, self.run_dir / "cgroup.csv"))
+            self.tools[-1].start()
+
+
+@contextmanager
+def recording(out_dir: Path, work: Path, workload: str, engine: str, started, lim, group, stopper: Stopper):
+    """The lifecycle of every run directory. Before: a signal already counted → nothing is made,
+    the group (limits.prepare) removed, KeyboardInterrupt. Then the directory is created
+    (rundir.create) with a first manifest naming its engbench, and the caller records the run in
+    it (Recording). After, whatever happened: everything the caller started stopped, the
+    `after_stop` steps, limits.finish (counters, OOM → failed, group removed), the start drop's
+    and the driver's drop times, `finalize` (manifest, seal) and the data directory removed
+    unless kept. An exception from the caller is recorded (`interrupted` for KeyboardInterrupt,
+    else `failed`) and raised again after all that."""
+    if stopper.signals:  # asked to stop before anything was written
+        limits.finish(lim, group, None, "interrupted", None)
+        raise KeyboardInterrupt
+    try:
+        run_dir = rundir.create(out_dir, workload, engine, started)
+    except BaseException:
+        limits.finish(lim, group, None, "failed", None)
+        raise
+    rec = Recording(run_dir, Path(work) / run_dir.name, started, workload, engine,
+                    {"schema": 1, "run_id": run_dir.name, "status": "running", "engbench": rundir.owner()})
+    rundir.write_manifest(run_dir, rec.manifest)  # from the first moment, the next engbench can tell who owns it
+    try:
+        yield rec
+    except BaseException as exc:  # engbench itself failed
+        rec.status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
+        rec.error = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        _cleanup(rec.sampler, rec.tools, rec.proc)
+        for step in rec.after_stop:
+            rec.status, rec.error = step(rec.status, rec.error)
+        rec.status, rec.error = limits.finish(lim, group, run_dir, rec.status, rec.error)
+        if lim.drop_caches and "run_limits" in rec.manifest:  # when each drop happened
+            rec.manifest["run_limits"]["caches_dropped"] = limits.dropped(
+                (rec.manifest["run_limits"].get("caches_dropped") or [None])[0], run_dir)
+        finalize(run_dir, rec.manifest, rec.tools, rec.sampler, rec.status, rec.error)
+        if not rec.keep_data:
+            shutil.rmtree(rec.data_dir, ignore_errors=True)
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
@@ -107,7 +196,7 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
     # The stopper is installed for the whole run, finalization included: a signal only counts and
     # is forwarded to the driver, so nothing between creating the directory and sealing it can be
     # cut short (a second Ctrl-C kills the driver, never the bookkeeping).
-    with _Stopper() as stopper:
+    with Stopper() as stopper:
         started = rundir.utc_now()
         # Validate with the final paths before creating anything (the driver creates nothing here).
         name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
@@ -123,20 +212,15 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             if not before["quiet"]:
                 print(f"engbench: warning: the machine stayed busy ({before['busy_pct_last']} % of all CPUs); "
                       "running anyway, and the run records it", file=sys.stderr)
-        if stopper.signals:  # asked to stop before anything was written
-            limits.finish(lim, group, None, "interrupted", None)
-            raise KeyboardInterrupt
-        try:
-            run_dir = rundir.create(out_dir, req.workload, req.engine, started)
-        except BaseException:
-            limits.finish(lim, group, None, "failed", None)
-            raise
-        data_dir = work / run_dir.name
-        manifest = {"schema": 1, "run_id": run_dir.name, "status": "running", "engbench": rundir.owner()}
-        rundir.write_manifest(run_dir, manifest)  # from the first moment, the next engbench can tell who owns it
-        tools, sampler, proc = [], None, None
-        status, error = "failed", None
-        try:
+        with recording(out_dir, work, req.workload, req.engine, started, lim, group, stopper) as rec:
+            run_dir, data_dir = rec.run_dir, rec.data_dir
+            rec.keep_data = keep_data
+            if tgt:  # after the captures stop: the server's after-snapshot, stop, redaction (_finish_target)
+                def finish_target(status, error):
+                    status, error = _finish_target(tgt, run_dir, rec.manifest, status, error)
+                    rec.keep_data = rec.keep_data or tgt.keep_server_dir
+                    return status, error
+                rec.after_stop.append(finish_target)
             data_dir.parent.mkdir(parents=True, exist_ok=True)
             drv_dir = run_dir / "driver"
             drv_dir.mkdir()
@@ -145,34 +229,27 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                     req = dataclasses.replace(req, target=tgt.start(run_dir, data_dir))
             config = req.config(data_dir, drv_dir)
             (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
-            manifest = _manifest(run_dir, req, resolved, data_dir, argv or sys.argv, started)
-            manifest["experiment"] = experiment
+            extra = {"experiment": experiment, "run_limits": limits.record(lim, req.engine, resolved.get("knobs"), group)}
             if before is not None:
-                manifest["machine_before"] = before
+                extra["machine_before"] = before
             if tgt:
-                manifest["server"] = tgt.info
-            manifest["run_limits"] = limits.record(lim, req.engine, resolved.get("knobs"), group)
-            rundir.write_manifest(run_dir, manifest)
+                extra["server"] = tgt.info
+            rec.describe(argv or sys.argv, resolved.get("params"), resolved.get("knobs"), resolved.get("seed"),
+                         _software(req), **extra)
             if lim.drops_at_start():
-                manifest["run_limits"]["caches_dropped"] = [limits.drop_caches()]
+                rec.manifest["run_limits"]["caches_dropped"] = [limits.drop_caches()]
 
-            tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
-            for t in tools:
-                t.start()
-            for t in tools:
-                t.wait_for_first_report()
+            rec.start_captures()
             if stopper.signals:
-                status, error = "interrupted", "interrupted before the workload started; captures kept"
-                return RunResult(run_dir, status, error)
+                rec.status, rec.error = "interrupted", "interrupted before the workload started; captures kept"
+                return RunResult(run_dir, rec.status, rec.error)
             with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
                 with children.joining(group.procs_files() if group else []):
-                    proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
+                    rec.proc = proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
                 stopper.attach(proc)
-                sampler = capture.ProcessSampler(proc.pid, run_dir / rundir.DRIVER_PROCESS)
-                sampler.start()
-                if group:  # the group's own memory and device I/O, every second: cgroup.csv
-                    tools.append(limits.GroupCapture(group, run_dir / "cgroup.csv"))
-                    tools[-1].start()
+                rec.sampler = capture.ProcessSampler(proc.pid, run_dir / rundir.DRIVER_PROCESS)
+                rec.sampler.start()
+                rec.capture_group(group)  # the group's own memory and device I/O, every second: cgroup.csv
                 with Progress(enabled=show_progress, label=f"{req.workload}/{req.engine}") as bar:
                     for line in proc.stdout:
                         out_log.write(line)
@@ -181,24 +258,9 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 rc = proc.wait()
             summary = _read_json(drv_dir / "summary.json") or {}
             # one more report each, covering the client's last second (from its end, when known)
-            capture.wait_for_next_reports(tools, since=_client_end(summary))
-            status, error = _outcome(rc, summary, drv_dir, stopper.signals)
-        except BaseException as exc:  # engbench itself failed
-            status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-            error = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            _cleanup(sampler, tools, proc)
-            if tgt:
-                status, error = _finish_target(tgt, run_dir, manifest, status, error)
-            status, error = limits.finish(lim, group, run_dir, status, error)
-            if lim.drop_caches and "run_limits" in manifest:  # when each drop happened
-                manifest["run_limits"]["caches_dropped"] = limits.dropped(
-                    (manifest["run_limits"].get("caches_dropped") or [None])[0], run_dir)
-            _finalize(run_dir, manifest, tools, sampler, status, error)
-            if not keep_data and not (tgt and tgt.keep_server_dir):
-                shutil.rmtree(data_dir, ignore_errors=True)
-    return RunResult(run_dir, status, error)
+            capture.wait_for_next_reports(rec.tools, since=_client_end(summary))
+            rec.status, rec.error = _outcome(rc, summary, drv_dir, stopper.signals)
+    return RunResult(rec.run_dir, rec.status, rec.error)
 
 
 def housekeeping(out_dir: Path) -> None:
@@ -270,7 +332,10 @@ def _read_json(path: Path):
         return None
 
 
-def _finalize(run_dir, manifest, tools, sampler, status, error) -> None:
+def finalize(run_dir, manifest, tools, sampler, status, error) -> None:
+    """The manifest finalized (status, error, ended_utc, client_window from driver/summary.json when
+    there is one, what each capture recorded, capture_warnings) and written; then sealed, or queued
+    for the notebook executor to seal ($ENGBENCH_SEAL_LATER)."""
     summary = _read_json(run_dir / "driver" / "summary.json") or {}
     client = summary.get("client") or {}
     manifest.update(status=status, error=error, ended_utc=rundir.iso(rundir.utc_now()))
