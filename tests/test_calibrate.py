@@ -103,8 +103,12 @@ def test_what_the_throttles_limit_here(fio_file, what, sets, args, side, limited
         assert iops > 10 * N, (what, iops, free)
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sig):
+@pytest.mark.parametrize("sigs", [[signal.SIGINT], [signal.SIGTERM], [signal.SIGINT, signal.SIGINT]],
+                         ids=["SIGINT", "SIGTERM", "SIGINT-twice"])
+def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sigs):
+    """A calibration is stopped like any run (runs.Stopper around runs.recording): the signal is
+    passed on to fio (a second one kills it), no further job runs, and the bookkeeping is never cut
+    short: the run is finalized `interrupted`, sealed, and named on stdout's last line."""
     proc = subprocess.Popen([sys.executable, "-m", "engbench.cli", "calibrate", "--set", "run.read_iops=100"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     run_dir = wait_for(lambda: next(iter((scratch / "raw").glob("*/fio")), None)
@@ -113,11 +117,16 @@ def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sig):
                    what="fio running")
     groups = [Path(p) for p in rundir.read_manifest(run_dir)["run_limits"]["cgroup"]["paths"]]
     time.sleep(1)
-    proc.send_signal(sig)
-    proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    for sig in sigs:
+        proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert Path(out.strip().splitlines()[-1]) == run_dir
     m = rundir.read_manifest(run_dir)
     assert m["status"] == "interrupted" and rundir.check(run_dir) == []
+    assert m["ended_utc"] and m["capture"]["iostat"]["available"]
+    assert not (run_dir / "summary.json").exists()
+    assert len(list((run_dir / "fio").glob("*.json"))) < len(m["params"]["jobs"]), "no job after the signal"
     assert (run_dir / "iostat.txt").stat().st_size > 0
     _, alive = psutil.wait_procs(fio, timeout=10)
     assert not alive and all(not g.exists() for g in groups)

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from .. import install, paths
-from . import capture, children, limits, machine, rundir, runs
+from . import children, limits, machine, rundir, runs
 from .params import RunRequest
 
 FILE_SIZE = "128M"
@@ -61,6 +59,10 @@ def fio_version() -> str | None:
 
 
 def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS)) -> runs.RunResult:
+    """One calibration run through the lifecycle of every run (runs.recording): refused before
+    anything is written, the group made, the directory created, iostat and vmstat around the fio
+    jobs, finalized and sealed. A signal is passed on to the fio job running (runs.Stopper; a
+    second one kills it): no further job, status `interrupted`."""
     try:  # set-up by need: fio is not part of the main job's set-up
         install.ensure("tools", "engbench calibrate", lambda: None if fio_version() else "no fio")
     except install.MissingPart as e:
@@ -71,62 +73,43 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
         raise limits.LimitError(f"calibrate takes run limits only (run.{', run.'.join(limits.KEYS)}), got {list(sets)}")
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
     runs.housekeeping(out_dir)
-    started, work = rundir.utc_now(), paths.work_dir()
-    work.mkdir(parents=True, exist_ok=True)
-    name = f"{started:%Y%m%dT%H%M%SZ}_calibrate_fio_{machine.hostname()}"
-    group = limits.prepare(lim, "fio", {}, name, work)
-    run_dir = rundir.create(out_dir, "calibrate", "fio", started)
-    data_dir = work / run_dir.name
-    params = {"file_size": FILE_SIZE, "runtime_s": RUNTIME_S, "jobs": {j: COMMON + JOBS[j] for j in jobs}}
-    manifest = {"schema": 1, "run_id": run_dir.name, "status": "running", "error": None, "engbench": rundir.owner(),
-                "command_line": list(argv or sys.argv), "workload": "calibrate", "engine": "fio", "params": params,
-                "knobs": {}, "seed": None, "git": machine.git_state(), "started_utc": rundir.iso(started),
-                "ended_utc": None, "client_window": None, "hardware": machine.hardware(work),
-                "software": {**machine.software(), "fio": fio_version()}, "capture": {}, "data_dir": str(data_dir),
-                "run_limits": limits.record(lim, "fio", {}, group)}
-    rundir.write_manifest(run_dir, manifest)
-    tools, status, error = [], "failed", None
-    old_term = signal.signal(signal.SIGTERM, _interrupt) if threading.current_thread() is threading.main_thread() else None
-    try:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "fio").mkdir()
-        tools = [capture.ToolCapture(n, a, run_dir / f"{n}.txt") for n, a in capture.TOOLS.items()]
-        for t in tools:
-            t.start()
-        for t in tools:
-            t.wait_for_first_report()
-        if lim.drop_caches:
-            limits.drop_caches()
-        results = {j: _fio(j, data_dir / "fio.dat", run_dir / "fio" / f"{j}.json", group) for j in jobs}
-        (run_dir / "summary.json").write_text(json.dumps(figures(results), indent=2, sort_keys=True) + "\n")
-        status = "ok"
-    except KeyboardInterrupt:
-        status, error = "interrupted", "interrupted by a signal; partial fio output kept"
-        raise
-    except Exception as exc:  # noqa: BLE001 - the run directory is still finalized
-        error = f"{type(exc).__name__}: {exc}"
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
-        for t in tools:
-            t.stop()
-        status, error = limits.finish(lim, group, run_dir, status, error)
-        runs.finalize(run_dir, manifest, tools, None, status, error)
-        shutil.rmtree(data_dir, ignore_errors=True)
-    return runs.RunResult(run_dir, status, error)
+    with runs.Stopper() as stopper:
+        started, work = rundir.utc_now(), paths.work_dir()
+        work.mkdir(parents=True, exist_ok=True)
+        name = f"{started:%Y%m%dT%H%M%SZ}_calibrate_fio_{machine.hostname()}"
+        group = limits.prepare(lim, "fio", {}, name, work)
+        with runs.recording(out_dir, work, "calibrate", "fio", started, lim, group, stopper) as rec:
+            params = {"file_size": FILE_SIZE, "runtime_s": RUNTIME_S, "jobs": {j: COMMON + JOBS[j] for j in jobs}}
+            try:
+                rec.describe(argv or sys.argv, params, {}, None, {**machine.software(), "fio": fio_version()},
+                             run_limits=limits.record(lim, "fio", {}, group))
+                rec.data_dir.mkdir(parents=True, exist_ok=True)
+                (rec.run_dir / "fio").mkdir()
+                rec.start_captures()
+                if lim.drop_caches:
+                    rec.manifest["run_limits"]["caches_dropped"] = [limits.drop_caches()]
+                results = {}
+                for j in jobs:
+                    if stopper.signals:
+                        break
+                    results[j] = _fio(j, rec.data_dir / "fio.dat", rec.run_dir / "fio" / f"{j}.json", group, stopper)
+                if not stopper.signals:
+                    (rec.run_dir / "summary.json").write_text(json.dumps(figures(results), indent=2, sort_keys=True) + "\n")
+                    rec.status = "ok"
+            except Exception as exc:  # noqa: BLE001 - the run directory is still finalized
+                rec.error = f"{type(exc).__name__}: {exc}"
+            if stopper.signals:
+                rec.status, rec.error = "interrupted", "interrupted by a signal; partial fio output kept"
+    return runs.RunResult(rec.run_dir, rec.status, rec.error)
 
 
-def _interrupt(signum, frame):
-    """SIGTERM ends a calibration like Ctrl-C: fio stopped, captures kept, the directory sealed."""
-    raise KeyboardInterrupt
-
-
-def _fio(job: str, filename: Path, output: Path, group) -> dict:
+def _fio(job: str, filename: Path, output: Path, group, stopper: runs.Stopper) -> dict:
     argv = ["fio", f"--name={job}", f"--filename={filename}", *COMMON, *JOBS[job],
             "--output-format=json", f"--output={output}"]
     with children.joining(group.procs_files() if group else []):
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, preexec_fn=children.die_with_parent)
+    stopper.attach(proc)  # a signal now reaches fio (SIGINT, then SIGKILL), not this process
     try:
         _, err = proc.communicate(timeout=RUNTIME_S * 10 + 60)
     finally:
