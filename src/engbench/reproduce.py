@@ -157,6 +157,8 @@ def calibrate_missing(targets, raw: Path, out=sys.stderr) -> list[Path]:
         sets = [f"run.{k}={v}" for k, v in lim.items()]
         print(f"engbench reproduce: calibrating the device ({', '.join(sets) or 'no limits'})", file=out, flush=True)
         res = calibrate.calibrate(sets, out_dir=raw, argv=["engbench.reproduce", "calibrate", *sets])
+        if res.status == "interrupted":  # a signal (passed on to fio, runs.Stopper): the user stops it all
+            raise KeyboardInterrupt
         if res.status != "ok":
             raise RuntimeError(f"calibration {res.run_dir.name} ended {res.status}: {res.error}")
         made.append(res.run_dir)
