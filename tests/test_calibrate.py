@@ -1,6 +1,7 @@
 """`engbench calibrate` with real fio on the real device, and what the cgroup I/O throttles limit
 on this machine (docs/run-format.md "What the throttles limit"), measured with fio in a run group."""
 
+import csv
 import json
 import os
 import signal
@@ -43,6 +44,11 @@ def test_calibrate_is_a_sealed_run_and_honours_the_throttles(scratch):
     lim_dir, lim, m = calibrate(f"run.read_iops={n_read}", f"run.write_iops={n_write}")
     assert m["run_limits"]["read_iops"] == n_read and m["run_limits"]["cgroup"]["device"]
     assert json.loads((lim_dir / "limits.json").read_text())["cgroup"]["paths"]
+    # the group's own I/O beside iostat's, like any limited run: the fio reads went through it
+    assert not (free_dir / "cgroup.csv").exists() and m["capture"]["cgroup"]["samples"] >= 2
+    with open(lim_dir / "cgroup.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert int(rows[-1]["read_ios"]) - int(rows[0]["read_ios"]) > n_read, rows[-1]
     for key in ("randread_qd1_iops", "randread_qd32_iops"):
         assert lim[key] <= 1.1 * n_read, (key, lim[key])
     assert lim["randwrite_qd32_iops"] <= 1.1 * n_write

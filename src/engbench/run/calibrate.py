@@ -60,8 +60,8 @@ def fio_version() -> str | None:
 
 def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS)) -> runs.RunResult:
     """One calibration run through the lifecycle of every run (runs.recording): refused before
-    anything is written, the group made, the directory created, iostat and vmstat around the fio
-    jobs, finalized and sealed. A signal is passed on to the fio job running (runs.Stopper; a
+    anything is written, the group made, the directory created, iostat and vmstat (and cgroup.csv
+    under limits) around the fio jobs, finalized and sealed. A signal is passed on to the fio job running (runs.Stopper; a
     second one kills it): no further job, status `interrupted`."""
     try:  # set-up by need: fio is not part of the main job's set-up
         install.ensure("tools", "engbench calibrate", lambda: None if fio_version() else "no fio")
@@ -86,6 +86,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
                 rec.data_dir.mkdir(parents=True, exist_ok=True)
                 (rec.run_dir / "fio").mkdir()
                 rec.start_captures()
+                rec.capture_group(group)  # under limits: the group's own memory and device I/O, cgroup.csv
                 if lim.drop_caches:
                     rec.manifest["run_limits"]["caches_dropped"] = [limits.drop_caches()]
                 results = {}
