@@ -32,8 +32,8 @@ from pathlib import Path
 
 from .. import install
 from .params import ParamError
-from .servers import ServerError
-from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env
+from .servers import ServerError, tail
+from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env, uri_secrets
 
 MARIADB = {"mariadb-innodb": "innodb", "mariadb-myrocks": "myrocks"}
 MONGODB = "mongodb"
@@ -170,7 +170,6 @@ class TargetSession:
                 how = f" (mariadbd exit status {self.server.proc.poll()})"
             msg = f"{what} died or became unreachable during the run{how}"
             if self.private:
-                from .servers._proc import tail
                 msg += f"\n--- server error.log (tail) ---\n{tail(self.server.error_log, 15)}"
             status, error = "failed", (error + "\n" if error else "") + msg
         else:
@@ -261,8 +260,7 @@ class TargetSession:
 
 
 def _uri_passwords(uri: str | None) -> list[str]:
-    from .servers.redact import _uri_secrets
-    return _uri_secrets(uri or "")
+    return uri_secrets(uri or "")
 
 
 def redact_tree(run_dir: Path, secrets=(), max_bytes: int = 64 << 20) -> list[Path]:

@@ -62,7 +62,7 @@ def redact_uri(uri: str) -> str:
     return _QUERY_PASSWORD.sub(lambda m: m.group("key") + (MASK if m.group("value") else ""), text)
 
 
-def _uri_secrets(uri: str) -> list[str]:
+def uri_secrets(uri: str) -> list[str]:
     """The password (raw and percent-decoded) of a URI, for literal replacement elsewhere
     (e.g. a password echoed by a tool outside any URI)."""
     out = []
@@ -92,7 +92,7 @@ def secrets_from_env(env: dict | None = None) -> list[str]:
     pw = env.get(ENV_MYSQL_PASSWORD)
     if pw:
         found.append(pw)
-    found += _uri_secrets(env.get(ENV_MONGO_URI, ""))
+    found += uri_secrets(env.get(ENV_MONGO_URI, ""))
     return _normalize(found)
 
 
