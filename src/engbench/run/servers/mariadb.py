@@ -58,8 +58,8 @@ from .redact import redact
 from ..children import die_with_parent
 
 from .mariadb_options import (  # noqa: F401 - re-exported: the settings half of this module
-    COMPRESSIONS, ENGINES, ENV_PASSWORD, PLUGIN_DIR, SETTINGS_KEYS, _ROCKSDB_COMPRESSION, _SOCKET_MAX,
-    _normalize_settings, available, find_binary, parse_size, server_options)
+    COMPRESSIONS, ENGINES, ENV_PASSWORD, PLUGIN_DIR, SETTINGS_KEYS, SOCKET_MAX, available, find_binary,
+    parse_size, server_options)
 
 class _Stats:
     """variables / global_status / snapshot over a `connect()` the subclass provides."""
@@ -139,7 +139,7 @@ class MariaDB(_Stats):
         self._why_not = ""
         self._sock_tmp: str | None = None
         sock = self.base_dir / "mariadbd.sock"
-        if len(str(sock)) > _SOCKET_MAX:  # unix socket paths are limited to 108 bytes
+        if len(str(sock)) > SOCKET_MAX:  # unix socket paths are limited to 108 bytes
             self._sock_tmp = tempfile.mkdtemp(prefix="engbench-mariadb-")
             sock = Path(self._sock_tmp) / "mariadbd.sock"
         self.socket = sock

@@ -19,7 +19,7 @@ COMPRESSIONS = ("none", "zlib", "lz4", "snappy", "zstd")
 _ROCKSDB_COMPRESSION = {"none": "kNoCompression", "zlib": "kZlibCompression", "lz4": "kLZ4Compression",
                         "snappy": "kSnappyCompression", "zstd": "kZSTD"}
 PLUGIN_DIR = Path("/usr/lib/mysql/plugin")
-_SOCKET_MAX = 100  # sun_path is 108 bytes
+SOCKET_MAX = 100  # sun_path is 108 bytes
 
 
 def find_binary(name: str) -> str:
