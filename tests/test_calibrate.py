@@ -14,6 +14,7 @@ import psutil
 import pytest
 
 from engbench.run import children, limits, rundir
+from engbench.tables.build import build_tables
 from test_runs import engbench, wait_for
 from conftest import DEVICE
 
@@ -136,3 +137,7 @@ def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sigs):
     assert (run_dir / "iostat.txt").stat().st_size > 0
     _, alive = psutil.wait_procs(fio, timeout=10)
     assert not alive and all(not g.exists() for g in groups)
+    # processing the raw folder with it in it skips it, says so, and loses nothing else
+    said = []
+    got = build_tables([run_dir], include_incomplete=True, log=said.append)
+    assert got["devices"].empty and any(run_dir.name in s and "interrupted" in s for s in said), said

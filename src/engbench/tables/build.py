@@ -34,13 +34,19 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
     """Run directories → {"runs", "latency", "intervals", "steps", "loads", "cache_pollution",
     "engine_stats", "disk_files"} frames, deterministically ordered.
     Runs with status failed/interrupted/running are skipped (and said so via ``log``) unless
-    ``include_incomplete``; then they are kept with incomplete=True."""
+    ``include_incomplete``; then they are kept with incomplete=True. Calibrations with such a status
+    are always skipped (said so via ``log``): their fio results are cut short."""
     rows, lat, ivl, cals = [], [], [], []
     extra = {name: [] for name in EXTRA_TABLES}
     for d in sorted(Path(p) for p in run_dirs):
         man = read_manifest(d)
         status = man.get("status")
         if man.get("workload") == CALIBRATE:
+            if status in INCOMPLETE:  # its fio results are cut short (or fio's own text): no device figures
+                if log:
+                    log(f"skipped {d.name}: calibration with status {status} (an incomplete calibration "
+                        "calibrates nothing; run engbench calibrate again)")
+                continue
             cals.append(calibration_row(d, *read_calibration(d)))
             continue
         if status in INCOMPLETE and not include_incomplete:
