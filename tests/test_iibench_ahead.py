@@ -22,7 +22,7 @@ def _targets() -> set:
         return set()
 
 
-no_mariadb = mariadb_mod.available() or (None if "mariadb-innodb" in _targets() else "driver built without targets")
+no_mariadb = mariadb_mod.unavailable_reason() or (None if "mariadb-innodb" in _targets() else "driver built without targets")
 CLOCK = {"iibench-py": re.compile(r"'\d{4}-\d\d-\d\d \d\d:\d\d:\d\d'"),  # dateandtime DATETIME, per batch
          "mongodb": re.compile(r"\((\d{12,14}),")}                         # dateandtime BIGINT ms, per row
 

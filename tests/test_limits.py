@@ -277,8 +277,8 @@ def test_engbench_killed_outright_is_cleaned_up_by_the_next_run(scratch):
 
 def test_a_private_server_runs_in_the_group_with_the_driver(scratch):
     from engbench.run.servers import mariadb as mariadb_mod
-    if mariadb_mod.available():
-        pytest.skip(mariadb_mod.available())
+    if mariadb_mod.unavailable_reason():
+        pytest.skip(mariadb_mod.unavailable_reason())
     proc = start_engbench("run", "sysbench-update", "--engine", "mariadb-innodb", "--set", "table_size=2000",
                           "--set", "clients=1", "--set", "seconds_per_step=3", "--set", "mariadb.cache_size=32MB",
                           "--set", "run.memory_limit=256MB", "--no-progress")

@@ -30,17 +30,17 @@ STORING = ["sqlite", "mariadb-innodb", "mongodb"]
 
 def skip_reason(target):
     if target == "mariadb-innodb":
-        return mariadb_mod.available()
+        return mariadb_mod.unavailable_reason()
     if target == "mongodb":
-        return ferret_mod.available()
+        return ferret_mod.unavailable_reason()
     return None
 
 
 @pytest.fixture(scope="module")
 def ferret(tmp_path_factory):
     from engbench.run.servers.ferretdb import FerretDB
-    if ferret_mod.available():
-        pytest.skip(str(ferret_mod.available()))
+    if ferret_mod.unavailable_reason():
+        pytest.skip(str(ferret_mod.unavailable_reason()))
     with FerretDB(tmp_path_factory.mktemp("ferret")) as f:
         yield f
 

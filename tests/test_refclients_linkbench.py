@@ -92,7 +92,7 @@ def test_getlinklist_history_sql_is_linkbenchs_through_the_covering_index(scratc
     first page's last link."""
     from engbench.run.servers import mariadb as mariadb_mod
     from engbench.run.servers.mariadb import MariaDB
-    if mariadb_mod.available() or "mariadb-innodb" not in {t["name"] for t in driver.describe().get("targets", [])}:
+    if mariadb_mod.unavailable_reason() or "mariadb-innodb" not in {t["name"] for t in driver.describe().get("targets", [])}:
         pytest.skip("no MariaDB or driver without targets")
     monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", "Pw-hist-engbench")
     with MariaDB(tmp_path / "server", engine="innodb", settings={"cache_size": "64M"}) as db:

@@ -25,7 +25,7 @@ def _targets() -> set:
         return set()
 
 
-no_mariadb = mariadb_mod.available() or (None if "mariadb-innodb" in _targets() else "driver built without targets")
+no_mariadb = mariadb_mod.unavailable_reason() or (None if "mariadb-innodb" in _targets() else "driver built without targets")
 needs_mariadb = pytest.mark.skipif(bool(no_mariadb), reason=str(no_mariadb))
 
 

@@ -21,8 +21,8 @@ from engbench.run.servers.ferretdb import FerretDB
 from engbench.run.servers.mariadb import MariaDB, MariaDBExisting, parse_size, server_options
 from engbench.run.servers.mongodb import MongoTarget
 
-no_mariadb = mariadb_mod.available()
-no_ferretdb = ferret_mod.available()
+no_mariadb = mariadb_mod.unavailable_reason()
+no_ferretdb = ferret_mod.unavailable_reason()
 needs_mariadb = pytest.mark.skipif(bool(no_mariadb), reason=str(no_mariadb))
 needs_ferretdb = pytest.mark.skipif(bool(no_ferretdb), reason=str(no_ferretdb))
 

@@ -168,7 +168,7 @@ def test_a_server_that_does_not_stop_is_a_recorded_warning(scratch):
     the session records a warning naming the server's pid and the run's manifest keeps it."""
     from engbench.run import params, runs, targets
     from engbench.run.servers import mariadb as mariadb_mod
-    why = mariadb_mod.available()
+    why = mariadb_mod.unavailable_reason()
     if why:
         pytest.skip(why)
     req = params.resolve("sysbench-update", "mariadb-innodb", ["table_size=100", "clients=1"])

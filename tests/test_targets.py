@@ -30,8 +30,8 @@ def _targets() -> set:
 
 
 TARGETS = _targets()
-no_mariadb = mariadb_mod.available() or (None if "mariadb-innodb" in TARGETS else "driver built without targets")
-no_ferret = ferret_mod.available() or (None if "mongodb" in TARGETS else "driver built without the mongodb target")
+no_mariadb = mariadb_mod.unavailable_reason() or (None if "mariadb-innodb" in TARGETS else "driver built without targets")
+no_ferret = ferret_mod.unavailable_reason() or (None if "mongodb" in TARGETS else "driver built without the mongodb target")
 needs_mariadb = pytest.mark.skipif(bool(no_mariadb), reason=str(no_mariadb))
 needs_ferret = pytest.mark.skipif(bool(no_ferret), reason=str(no_ferret))
 

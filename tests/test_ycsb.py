@@ -100,7 +100,7 @@ def _server_sets(target, tmp_path):
     FerretDB (over SQLite; the only MongoDB-wire server here) by this test."""
     from engbench.run.servers import ferretdb as ferret_mod
     from engbench.run.servers import mariadb as mariadb_mod
-    why = (mariadb_mod if target.startswith("mariadb") else ferret_mod).available()
+    why = (mariadb_mod if target.startswith("mariadb") else ferret_mod).unavailable_reason()
     if why:
         pytest.skip(str(why))
     if target.startswith("mariadb"):

@@ -82,7 +82,7 @@ class TargetSession:
         if self.private:
             from .servers import mariadb as _mariadb
             try:  # set-up by need: MariaDB is not part of the main job's set-up
-                install.ensure("servers", f"{self.engine} (a private MariaDB)", _mariadb.available)
+                install.ensure("servers", f"{self.engine} (a private MariaDB)", _mariadb.unavailable_reason)
             except install.MissingPart as e:
                 raise TargetError(f"{self.engine}: cannot start a private MariaDB: {e}") from None
         self.uri = None

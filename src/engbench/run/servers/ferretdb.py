@@ -39,7 +39,7 @@ def binary_path() -> Path:
     return cache / f"ferretdb-{VERSION}" / "ferretdb"
 
 
-def available() -> str | None:
+def unavailable_reason() -> str | None:
     """None if FerretDB can be started, else why not (for pytest skips)."""
     p = binary_path()
     if not (p.is_file() and os.access(p, os.X_OK)):
@@ -82,7 +82,7 @@ class FerretDB:
     def start(self) -> "FerretDB":
         if self.alive():
             return self
-        why = available()
+        why = unavailable_reason()
         if why:
             raise ServerError(why)
         self.data_dir.mkdir(parents=True, exist_ok=True)

@@ -58,8 +58,8 @@ from .redact import redact
 from ..children import die_with_parent
 
 from .mariadb_options import (  # noqa: F401 - re-exported: the settings half of this module
-    COMPRESSIONS, ENGINES, ENV_PASSWORD, PLUGIN_DIR, SETTINGS_KEYS, SOCKET_MAX, available, find_binary,
-    parse_size, server_options)
+    COMPRESSIONS, ENGINES, ENV_PASSWORD, PLUGIN_DIR, SETTINGS_KEYS, SOCKET_MAX, find_binary, parse_size,
+    server_options, unavailable_reason)
 
 class _Stats:
     """variables / global_status / snapshot over a `connect()` the subclass provides."""

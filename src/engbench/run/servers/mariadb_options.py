@@ -31,7 +31,7 @@ def find_binary(name: str) -> str:
     return path
 
 
-def available() -> str | None:
+def unavailable_reason() -> str | None:
     """None if a private MariaDB can be started here, else the reason why not."""
     try:
         find_binary("mariadbd")
