@@ -23,7 +23,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from . import cgroups
-from .params import ParamError
+from .capture import CgroupSampler
+from .errors import ParamError
+from .machine import block_device
+from .units import parse_size
 
 PREFIX = "run."
 SIZE_KEYS = ("memory_limit", "read_bps", "write_bps")
@@ -82,14 +85,9 @@ class RunLimits:
         return {**out, "memory": self.memory_limit}
 
 
-def _size(value) -> int:
-    from .servers.mariadb_options import parse_size
-    return parse_size(value)
-
-
 def _positive(key: str, value) -> int:
     try:
-        n = _size(value) if key in SIZE_KEYS else int(str(value))
+        n = parse_size(value) if key in SIZE_KEYS else int(str(value))
     except ValueError:
         n = None
     if n is None or n <= 0:
@@ -161,9 +159,9 @@ def engine_memory(engine: str, knobs: dict) -> int:
     default of MARIADB_DEFAULT_CACHE when unset)."""
     k = {key.split(".", 1)[1]: v for key, v in (knobs or {}).items() if "." in key}
     if engine in MARIADB_DEFAULT_CACHE:
-        cache = _size(k.get("cache_size", 0))
+        cache = parse_size(k.get("cache_size", 0))
         return cache + (128 * MiB if engine == "mariadb-myrocks" else 0) if cache else MARIADB_DEFAULT_CACHE[engine]
-    return sum(_size(k.get(knob, 0)) * n for knob, n in ENGINE_CACHES.get(engine, ()))
+    return sum(parse_size(k.get(knob, 0)) * n for knob, n in ENGINE_CACHES.get(engine, ()))
 
 
 def room(engine: str) -> int:
@@ -191,7 +189,6 @@ def _cache_knob(engine: str) -> str:
 
 def disk_of(path: Path) -> str | None:
     """MAJ:MIN of the whole disk under `path` (throttles apply to disks, not partitions)."""
-    from .machine import block_device
     dev = block_device(path)
     if not dev.get("disk"):
         return None
@@ -292,7 +289,6 @@ class GroupCapture:
     note = None
 
     def __init__(self, group, path: Path):
-        from .capture import CgroupSampler
         self.sampler = CgroupSampler(group, path)
 
     def start(self) -> None:

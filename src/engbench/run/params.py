@@ -22,12 +22,10 @@ from pathlib import Path
 import yaml
 
 from . import driver
+from .errors import ParamError
+from .limits import driver_config, driver_knobs  # run.* limits are engbench's (limits.py)
 
 FILE_KEYS = {"workload", "engine", "engines", "seed", "repeat", "params", "knobs", "description"}
-
-
-class ParamError(ValueError):
-    pass
 
 
 @dataclass
@@ -40,7 +38,6 @@ class RunRequest:
     target: dict = field(default_factory=dict)  # server targets: connection details (docs/driver.md)
 
     def config(self, data_dir: Path, output_dir: Path) -> dict:
-        from .limits import driver_config, driver_knobs  # run.* limits are engbench's (limits.py)
         cfg = {"workload": self.workload, "engine": self.engine, "knobs": driver_knobs(self.knobs),
                "params": self.params, "seed": self.seed,
                "data_dir": str(data_dir), "output_dir": str(output_dir), **driver_config(self.knobs)}

@@ -31,7 +31,7 @@ import os
 from pathlib import Path
 
 from .. import install
-from .params import ParamError
+from .errors import ParamError
 from .servers import ServerError, tail
 from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env, uri_secrets
 

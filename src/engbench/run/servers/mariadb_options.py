@@ -4,10 +4,10 @@ policy, compression) become `mariadbd` command-line options for InnoDB or MyRock
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 
+from ..units import parse_size
 from ._proc import ServerError
 
 
@@ -39,19 +39,6 @@ def unavailable_reason() -> str | None:
     except ServerError as e:
         return str(e)
     return None
-
-
-def parse_size(value) -> int:
-    """1048576, "256M", "256MB", "256MiB", "1G", "1.5GB" → bytes (binary multiples, as MariaDB)."""
-    if isinstance(value, bool):
-        raise ValueError(f"not a size: {value!r}")
-    if isinstance(value, (int, float)):
-        return int(value)
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*", str(value), re.IGNORECASE)
-    if not m:
-        raise ValueError(f"not a size: {value!r} (expected bytes or e.g. 256M, 1GB)")
-    mult = 1024 ** " kmgt".index(m.group(2).lower() or " ")
-    return int(float(m.group(1)) * mult)
 
 
 def _normalize_settings(settings: dict | None) -> dict:
