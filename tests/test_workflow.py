@@ -17,7 +17,7 @@ import pytest
 
 import workflow_run as wf
 from engbench import matrix
-from engbench.run import params, rundir
+from engbench.run import params, rounds, rundir
 from conftest import WORKFLOW
 
 pytestmark = WORKFLOW
@@ -36,7 +36,7 @@ def test_targets_keep_the_interleaving_order(tmp_path):
     exp = wf.write_experiment(tmp_path / "tiny.yaml")
     targets = matrix.targets([exp])
     assert [t.key for t in targets] == ORDER
-    assert matrix.interleave(["a", "b"], 2) == [(1, "a"), (1, "b"), (2, "a"), (2, "b")]
+    assert rounds.interleave(["a", "b"], 2) == [(1, "a"), (1, "b"), (2, "a"), (2, "b")]
     # the fingerprint is the request: same engine, same request, whatever the repetition
     assert targets[0].fingerprint == targets[2].fingerprint != targets[1].fingerprint
     assert [t.key for t in matrix.targets([exp], ["null"])] == ["tiny.null.r1", "tiny.null.r2"]

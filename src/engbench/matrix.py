@@ -33,21 +33,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import paths
-from .run import params, rundir
+from .run import driver, limits, params, rundir, runs
+from .run.rounds import interleave
 
-RECORD = "workflow.json"  # inside a run directory made by the workflow, sealed with it
 # One benchmark run per machine, across workflows and checkouts: a run target holds this lock
 # (node-local: /run/lock is a tmpfs) for as long as its run lasts. ENGBENCH_BENCH_LOCK moves it.
 BENCH_LOCK = "/run/lock/engbench-bench.lock" if os.path.isdir("/run/lock") else \
     os.path.join(tempfile.gettempdir(), "engbench-bench.lock")
-
-
-def interleave(items: list, repeat: int) -> list[tuple[int, object]]:
-    """(repetition, item) in run order: round after round, each round runs every item once, so
-    slow drift of a shared machine spreads over all items rather than landing on one."""
-    if repeat < 1:
-        raise ValueError(f"repeat must be >= 1, got {repeat}")
-    return [(rep, item) for rep in range(1, repeat + 1) for item in items]
 
 
 @dataclass(frozen=True)
@@ -103,7 +95,6 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
                                     "experiment files need distinct names")
         seen[t.key] = t.params_file
     if validate:  # the driver's checks, then the run limits' (an engine cache the limit cannot hold)
-        from .run import driver, limits
         for t in out:
             try:
                 resolved = driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
@@ -116,11 +107,9 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
 def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
     """key → (run directory, fingerprint) of every workflow run under `raw` that is `ok`, sealed and
     intact; the newest when a key was run more than once."""
-    from .tables import find_runs
-
     out = {}
-    for d in find_runs(raw):
-        record = d / RECORD
+    for d in rundir.find_runs(raw):
+        record = d / rundir.WORKFLOW_RECORD
         if not record.is_file() or rundir.read_manifest(d).get("status") != "ok" or rundir.check(d):
             continue
         info = json.loads(record.read_text())
@@ -183,8 +172,6 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
     """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
     directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
     Returns the run directory."""
-    from .run import runs
-
     record = {"key": target.key, "experiment": target.experiment, "experiment_file": str(target.params_file),
               "engine": target.engine, "repetition": target.repetition, "fingerprint": target.fingerprint}
     with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
@@ -206,7 +193,7 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
             held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
             try:
                 for line in listing.read_text().splitlines():
-                    (Path(line) / RECORD).write_text(json.dumps(record, indent=1) + "\n")
+                    (Path(line) / rundir.WORKFLOW_RECORD).write_text(json.dumps(record, indent=1) + "\n")
                     rundir.seal(Path(line))
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
@@ -231,8 +218,6 @@ def main(argv=None) -> int:
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="wait for a quiet machine first (engbench.run.quiet)")
     args = ap.parse_args(argv)
-    from .run import driver
-
     try:
         if args.cmd == "targets":
             for t in targets(args.files, args.engines.split(",") if args.engines else None):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import matrix
 from . import driver, params, runs
+from .rounds import interleave
 
 
 def available_engines(include_null: bool = False) -> list[str]:
@@ -33,7 +33,7 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
     for req in requests:
         driver.validate(req.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
     rows = []
-    for rep, req in matrix.interleave(requests, repeat):  # the workflow's order too
+    for rep, req in interleave(requests, repeat):  # the workflow's order too
         result = runs.execute(req, out_dir=out_dir, show_progress=show_progress, experiment=description,
                               argv=["engbench.run.experiments.run", workload, req.engine, f"repetition={rep}"])
         rows.append({"engine": req.engine, "repetition": rep, "status": result.status,

@@ -15,6 +15,7 @@ from pathlib import Path
 from . import machine
 
 MANIFEST = "manifest.json"
+WORKFLOW_RECORD = "workflow.json"  # a workflow target's record (engbench.matrix), sealed with the run
 SUMS = "SHA256SUMS"
 DRIVER_PROCESS = "driver_process.csv"  # the driver process's samples (capture.ProcessSampler, 1 s)
 DRIVER_PROCESS_NAMES = (DRIVER_PROCESS, "process.csv")  # process.csv: its name in runs recorded before
@@ -148,3 +149,9 @@ def check(run_dir: Path) -> list[str]:
     for name in sorted(set(present) - set(listed)):
         problems.append(f"{run_dir.name}/{name}: extra file, not in {SUMS}")
     return problems
+
+
+def find_runs(raw_root) -> list[Path]:
+    """Every run directory (one holding manifest.json) directly under raw_root, sorted."""
+    root = Path(raw_root)
+    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []

@@ -18,7 +18,7 @@ from ..parsers import parse_iostat, parse_vmstat
 from ..parsers.iostat import since_boot_from_argv as iostat_since_boot
 from ..parsers.vmstat import since_boot_from_argv as vmstat_since_boot
 from ..parsers.vmstat import unit_from_argv
-from ..run.rundir import DRIVER_PROCESS, DRIVER_PROCESS_NAMES, MANIFEST
+from ..run.rundir import DRIVER_PROCESS, DRIVER_PROCESS_NAMES, MANIFEST, WORKFLOW_RECORD
 
 
 class RunError(ValueError):
@@ -74,9 +74,8 @@ def read_manifest(run_dir) -> dict:
 
 def read_target(run_dir) -> dict:
     """The workflow target a run realizes (workflow.json, engbench.matrix): its key and repetition."""
-    from ..matrix import RECORD
     d = Path(run_dir)
-    rec = read_json(d / RECORD) if (d / RECORD).is_file() else {}
+    rec = read_json(d / WORKFLOW_RECORD) if (d / WORKFLOW_RECORD).is_file() else {}
     return {"target": rec.get("key"), "repetition": rec.get("repetition")}
 
 
@@ -144,8 +143,3 @@ def read_calibration(run_dir) -> tuple[dict, dict]:
             results[f.stem] = jobs[0]
     return man, results
 
-
-def find_runs(raw_root) -> list[Path]:
-    """Every run directory (one holding manifest.json) directly under raw_root, sorted."""
-    root = Path(raw_root)
-    return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []
