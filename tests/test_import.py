@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from engbench import importer
-from engbench.run import rundir
+from engbench.run import machine, rundir
 
 ENGBENCH = [sys.executable, "-m", "engbench.cli"]
 HW = {"cpu_model": "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "ncpu": 2, "memory_bytes": 24 * 2**30 - 5 * 2**20,
@@ -62,19 +62,19 @@ def _as_other_host(run, dest, host, hardware):
 
 
 def test_machine_key_by_hand():
-    key = importer.machine_key(HW)
+    key = machine.machine_key(HW)
     assert key.startswith("2cpu-24g-ext4-") and len(key) == len("2cpu-24g-ext4-") + 8
-    assert importer.machine_key(json.loads(json.dumps(HW))) == key  # pure and stable
+    assert machine.machine_key(json.loads(json.dumps(HW))) == key  # pure and stable
     # names are not hardware; a few MB of memory is not another machine
     renamed = {**HW, "memory_bytes": HW["memory_bytes"] + 3 * 2**20,
                "data_device": {**HW["data_device"], "name": "nvme0n1"},
                "filesystem": {**HW["filesystem"], "mount_point": "/data"}}
-    assert importer.machine_key(renamed) == key
+    assert machine.machine_key(renamed) == key
     for other in ({**HW, "cpu_model": "AMD EPYC 7B13"}, {**HW, "ncpu": 4}, {**HW, "memory_bytes": 8 * 2**30},
                   {**HW, "data_device": {**HW["data_device"], "rotational": True}},
                   {**HW, "filesystem": {**HW["filesystem"], "fstype": "xfs"}}):
-        assert importer.machine_key(other) != key
-    assert importer.machine_key(None).startswith("?cpu-0g-unknown-")
+        assert machine.machine_key(other) != key
+    assert machine.machine_key(None).startswith("?cpu-0g-unknown-")
 
 
 def test_import_a_directory_and_a_tarball(made, tmp_path):
@@ -86,7 +86,7 @@ def test_import_a_directory_and_a_tarball(made, tmp_path):
         assert rundir.check(raw / r.name) == []
         assert (raw / r.name / "SHA256SUMS").read_bytes() == (r / "SHA256SUMS").read_bytes()
         assert not os.stat(raw / r.name / "manifest.json").st_mode & 0o222  # read-only, as sealed
-        assert f"machine {importer.machine_key(rundir.read_manifest(r)['hardware'])}" in out.stdout
+        assert f"machine {machine.machine_key(rundir.read_manifest(r)['hardware'])}" in out.stdout
 
     tarball = tmp_path / "runs.tar.gz"
     with tarfile.open(tarball, "w:gz") as tar:
@@ -177,10 +177,10 @@ def test_runs_from_two_hosts_give_two_machine_groups(made, tmp_path):
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     runs = pd.read_csv(processed / "runs.csv")
-    runs["machine"] = [importer.machine_key(rundir.read_manifest(raw / r)["hardware"]) for r in runs["run_id"]]
+    runs["machine"] = [machine.machine_key(rundir.read_manifest(raw / r)["hardware"]) for r in runs["run_id"]]
     groups = runs.groupby("machine")["run_id"].apply(sorted).to_dict()
     assert len(groups) == 2
-    assert importer.machine_key(mine) in groups and any(k.startswith("64cpu-512g-") for k in groups)
+    assert machine.machine_key(mine) in groups and any(k.startswith("64cpu-512g-") for k in groups)
     assert all(len(v) == 1 for v in groups.values())
 
 

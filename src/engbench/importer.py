@@ -16,8 +16,6 @@ Archive members that are links, devices, absolute or `..` paths are refused befo
 
 from __future__ import annotations
 
-import hashlib
-import json
 import shutil
 import stat
 import tarfile
@@ -26,28 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .run import rundir
+from .run.machine import machine_key
 
 
 class SourceError(ValueError):
     """The source itself is unusable (missing, not a run, an unsafe or unreadable archive)."""
-
-
-def machine_key(hardware: dict | None) -> str:
-    """A short, stable name for the hardware a run was measured on, from its manifest's `hardware`:
-    `<ncpu>cpu-<memory GiB>g-<filesystem type>-<8 hex digits>`, the digits hashing the CPU model,
-    CPU count, memory (rounded to whole GiB: the kernel's total moves a little between boots), the
-    data device's model, rotational flag and I/O scheduler, and the filesystem's type and mount
-    options. Host names and device/mount names are left out: two identical machines share a key,
-    and runs are grouped by what was measured on, never averaged across different hardware."""
-    hw = hardware or {}
-    dev = hw.get("data_device") or {}
-    fs = hw.get("filesystem") or {}
-    gib = round((hw.get("memory_bytes") or 0) / 2**30)
-    identity = {"cpu_model": hw.get("cpu_model"), "ncpu": hw.get("ncpu"), "memory_gib": gib,
-                "device_model": dev.get("model"), "rotational": dev.get("rotational"),
-                "scheduler": dev.get("scheduler"), "fstype": fs.get("fstype"), "options": fs.get("options")}
-    digest = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:8]
-    return f"{hw.get('ncpu') or '?'}cpu-{gib}g-{fs.get('fstype') or 'unknown'}-{digest}"
 
 
 @dataclass

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..importer import machine_key
 from ..normalize import device as dev
+from ..run.machine import machine_key
 
 DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
                "limit.cgroup_version", "randread_qd1_iops", "randread_qd32_iops", "randwrite_qd32_iops",

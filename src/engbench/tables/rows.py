@@ -10,11 +10,11 @@ import pandas as pd
 
 from .. import normalize as nz
 from .. import workloads as registry
-from ..importer import machine_key
 from ..normalize import device as dev
 from ..normalize import machine as busy
 from ..normalize import sizes as sz
 from ..normalize import workloads as wl
+from ..run.machine import machine_key
 from .read import RunCaptures
 
 PER_N = registry.PER_N
