@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from engbench import paths, workloads
-from engbench.report import paper, tables, theme
+from engbench.report import data, tables, theme
 from engbench.run import driver, limits
 
 DRIVER = paths.REPO / "driver" / "src"
@@ -108,7 +108,7 @@ def test_every_engine_has_its_file_registry_line_caches_and_look(name):
         assert knob in knobs or f"{base}.{knob}" in knobs, f"{name} has no knob {knob}"
     assert name in theme.FAMILY and name in theme.COLORS
     if name != "null":
-        assert name in paper.ENGINE_ORDER
+        assert name in data.ENGINE_ORDER
 
 
 @pytest.mark.parametrize("target", TARGETS, ids=lambda t: t["name"])

@@ -45,7 +45,8 @@ def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
     processed = shipped / "data" / "processed"
     summary = notebook.rum_summary(processed)
     proc = data.load_processed(processed)
-    from engbench.report.paper import DEFAULT_BASELINE, ENGINE_ORDER
+    from engbench.report.data import ENGINE_ORDER
+    from engbench.report.paper import DEFAULT_BASELINE
     # the notebook titles its experiments without the driver's parameter defaults (it runs on Binder,
     # where there is no driver: notebook.no_defaults); the experiments, their keys and cells are the paper's
     exps = [e for e in data.comparisons(proc["runs"], engine_order=[DEFAULT_BASELINE] + ENGINE_ORDER,

@@ -102,8 +102,7 @@ def _build(tmp_path, out="paper", **kw):
 def _exp(tmp_path):
     from engbench.report import data
     proc = data.load_processed(tmp_path / "processed")
-    from engbench.report.paper import ENGINE_ORDER
-    return proc, data.comparisons(proc["runs"], engine_order=ENGINE_ORDER)[0]
+    return proc, data.comparisons(proc["runs"], engine_order=data.ENGINE_ORDER)[0]
 
 
 def test_tables_equal_processed_values_rounded_as_published(processed):

@@ -78,12 +78,12 @@ def _cache_pollution_run(root, when, read_once, hardware=None):
 
 
 def test_read_once_comparison_is_per_machine(tmp_path):
-    from engbench.report import paper, workload_tables
+    from engbench.report import data, workload_tables
     raw = tmp_path / "raw"
     for when, (ro, hw) in enumerate([(False, None), (True, None), (False, OTHER), (True, OTHER)]):
         _cache_pollution_run(raw, when, ro, hw)
     proc = build_tables(find_runs(raw))
-    groups = paper.where_groups(proc["runs"])
+    groups = data.where_groups(proc["runs"])
     assert len(groups) == 2
     tabs = [workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
             for tag, sub in groups]

@@ -133,7 +133,7 @@ def by_experiment(runs):
 
     from ..report import data
     from ..report.notebook import no_defaults
-    from ..report.paper import ENGINE_ORDER
+    from ..report.data import ENGINE_ORDER
     parts = [e.runs.assign(experiment=e.title, engine=e.runs["config"])
              for e in data.comparisons(runs, engine_order=ENGINE_ORDER, defaults_of=no_defaults)]
     return pd.concat(parts, ignore_index=True) if parts else runs.iloc[0:0]

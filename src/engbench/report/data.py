@@ -26,6 +26,7 @@ from .. import workloads as registry
 
 TABLES = ("runs", "latency", "intervals")
 OPTIONAL = ("steps", "loads", "cache_pollution", "engine_stats", "devices", "disk_files")  # empty when not processed
+ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]  # the column order of every table
 
 
 def _is_na(v) -> bool:
@@ -310,3 +311,18 @@ def where_label(manifests: dict, runs: pd.DataFrame) -> str:
     label = machine_label(manifests, runs) + (f" ({', '.join(keys)})" if keys else "")
     return label + f"; run limits: {', '.join(lims) if len(lims) == 1 else ' | '.join(lims) or 'none'}"
 
+
+def where(runs) -> str:
+    """"machine …, run limits …" of a set of runs (one machine and one set of limits each)."""
+    return f"machine {', '.join(map(str, dict.fromkeys(runs['machine'])))}, run limits: " \
+           f"{'; '.join(map(str, dict.fromkeys(runs['limits'])))}"
+
+
+def where_groups(runs) -> list:
+    """[(tag, runs)]: one group per machine and run limits, so that nothing across experiments
+    (sweeps, read_once) averages different hardware or limits; the tag (for file names and
+    numbers.json keys) is "" when there is one group, else "." + 6 hex digits of the pair."""
+    keys = [c for c in ("machine", "limits") if c in runs]
+    groups = list(runs.groupby(keys, sort=True, dropna=False)) if keys and len(runs) else [((), runs)]
+    return [("" if len(groups) == 1 else "." + hashlib.sha1(repr(k).encode()).hexdigest()[:6], g)
+            for k, g in groups]

@@ -14,7 +14,7 @@ import pandas as pd
 
 from .. import paths
 from . import data, tables, ycsb_rum
-from .paper import ENGINE_ORDER
+from .data import ENGINE_ORDER, where
 
 
 def no_defaults(workload: str) -> None:
@@ -48,7 +48,6 @@ def ycsb_rum_long(processed_dir=None) -> pd.DataFrame | None:
     """The YCSB runs' RUM corners (ycsb_rum.rum_long, the paper's) per regime (ycsb_rum.ycsb_groups:
     machine, run limits and records; the regime column names them, the tag column is the paper's
     file-name tag) and engine configuration. None without processed YCSB runs."""
-    from .paper import where
     d = Path(processed_dir) if processed_dir else paths.processed_dir()
     try:
         proc = data.load_processed(d)

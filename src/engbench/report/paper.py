@@ -21,7 +21,6 @@ compares every number and table, and the PDF and HTML by their text)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -36,11 +35,11 @@ from ..published.check import default_published_dir
 from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
 from . import workload_tables, ycsb_rum
 from . import published as published_checks
+from .data import ENGINE_ORDER, where, where_groups
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
-ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]
 # workload → what its section cites (keys of references.bib: paper/references.csv, citation.SOURCE_KEY)
 CITE = {"iibench": ["iibench", "source-003"], "sysbench-update": ["sysbench", "source-001"],
         "bulk-insert": ["source-002"], "linkbench": ["linkbench", "source-000"],
@@ -132,22 +131,6 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
                     out["sweeps"].append((f"{workload}: sweep over {col.split('.', 1)[1]} ({where(sub)}).",
                                           f"figures/{stem}.svg"))
     return out
-
-
-def where(runs) -> str:
-    """"machine …, run limits …" of a set of runs (one machine and one set of limits each)."""
-    return f"machine {', '.join(map(str, dict.fromkeys(runs['machine'])))}, run limits: " \
-           f"{'; '.join(map(str, dict.fromkeys(runs['limits'])))}"
-
-
-def where_groups(runs) -> list:
-    """[(tag, runs)]: one group per machine and run limits, so that nothing across experiments
-    (sweeps, read_once) averages different hardware or limits; the tag (for file names and
-    numbers.json keys) is "" when there is one group, else "." + 6 hex digits of the pair."""
-    keys = [c for c in ("machine", "limits") if c in runs]
-    groups = list(runs.groupby(keys, sort=True, dropna=False)) if keys and len(runs) else [((), runs)]
-    return [("" if len(groups) == 1 else "." + hashlib.sha1(repr(k).encode()).hexdigest()[:6], g)
-            for k, g in groups]
 
 
 def _sweep_groups(runs):

@@ -6,11 +6,15 @@ engbench.report.ycsb_rum, as the paper's). Same theme, titles and subtitles as e
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 
 import altair as alt
 import pandas as pd
 
+from .. import tables
 from ..normalize import device as dev
+from . import data, ycsb_rum
 from .charts import CEILING_SPAN, _color, _title
 from .workload_tables import with_config
 
@@ -103,11 +107,6 @@ def ycsb_rum_of_runs(run_dirs):
     are processed by engbench.tables into a temporary directory (data/processed is left alone)
     and read back as the paper reads data/processed. (None, None) when none of them is a complete
     YCSB run."""
-    import tempfile
-    from pathlib import Path
-
-    from .. import tables
-    from . import data, ycsb_rum
     dirs = [Path(d) for d in run_dirs]
     with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
         tables.write_tables(tables.build_tables(dirs), tmp)

@@ -234,7 +234,7 @@ def cache_tables(exp, cp, stats) -> list[Table]:
 
 def read_once_table(runs, cp, stats, tag: str = "") -> Table | None:
     """Across the cache-pollution experiments of ``runs`` (one machine and one set of run limits:
-    paper.where_groups, whose ``tag`` names the table): each engine configuration and cold
+    data.where_groups, whose ``tag`` names the table): each engine configuration and cold
     action with read_once false and true, and true's change against false in percent."""
     if cp is None or cp.empty:
         return None

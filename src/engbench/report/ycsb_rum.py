@@ -12,7 +12,14 @@ corner."""
 
 from __future__ import annotations
 
+import altair as alt
 import pandas as pd
+
+from ..normalize.rum import ENGINE_READ_COLS, engine_reads
+from .charts import RUM_CAPTION, _title
+from .data import ENGINE_ORDER, config_labels, where_groups
+from .tables import Table, _cell
+from .theme import engine_scale
 
 NAN = float("nan")
 
@@ -47,8 +54,7 @@ def header(corner: str, counter: str) -> str:
 def ycsb_groups(runs: pd.DataFrame) -> list:
     """[(tag, runs)]: the YCSB runs of ``runs`` per machine, run limits and record count (runs of
     different regimes are never one mean); tag "" when there is one group, else "." + 6 hex digits
-    (paper.where_groups' convention)."""
-    from .paper import where_groups
+    (data.where_groups' convention)."""
     y = runs[runs["workload"] == "ycsb"]
     if y.empty:
         return []
@@ -67,8 +73,6 @@ def ycsb_runs(runs, engine_stats=None, intervals=None):
     knobs that differ between that engine's YCSB runs, plus the machine and the run limits when
     the runs have several); with engine_stats and intervals, also the engine's own read counters
     (normalize.rum.engine_reads)."""
-    from ..normalize.rum import ENGINE_READ_COLS, engine_reads
-    from .data import config_labels
     y = runs[runs["workload"] == "ycsb"].copy()
     if y.empty:
         return y
@@ -87,7 +91,6 @@ def ycsb_runs(runs, engine_stats=None, intervals=None):
 
 def order(y) -> list:
     """Row labels in the paper's engine order."""
-    from .paper import ENGINE_ORDER
     rank = {e: i for i, e in enumerate(ENGINE_ORDER)}
     pairs = y[["engine", "config"]].drop_duplicates().itertuples(index=False)
     return [p.config for p in sorted(pairs, key=lambda p: (rank.get(p.engine, len(rank)), p.engine, p.config))]
@@ -126,7 +129,6 @@ def rum_table(long: pd.DataFrame, tag: str = ""):
     """The RUM corners as a table (report.tables.Table ``ycsb.rum<tag>``): a row per engine
     configuration, a column per (corner, counter) with a value, each cell "mean (min–max)" of
     its runs (2 decimals); None without values."""
-    from .tables import Table, _cell
     if long is None or long.empty:
         return None
     cols = [(c, k) for c, k, *_ in CORNERS if ((long["corner"] == c) & (long["counter"] == k)).any()]
@@ -173,10 +175,6 @@ def rum_chart(long: pd.DataFrame, where: str = "", n_runs: int | None = None):
     per engine configuration at the mean of its runs, a rule from the lowest to the highest run,
     the dashed line at 1 (as many bytes as the records hold; on reads per point read: one device
     read per YCSB read). None without values."""
-    import altair as alt
-
-    from .charts import RUM_CAPTION, _title
-    from .theme import engine_scale
     data = chart_frame(long)
     if data.empty:
         return None
@@ -220,7 +218,6 @@ def read_counters_table(runs, engine_stats, intervals, tag: str = ""):
     the run's cgroup's counters with the engine's own read counters beside them
     (normalize.rum.engine_reads), device reads per operation by both counters; mean (min–max)
     of the runs. None without YCSB runs."""
-    from .tables import Table, _cell
     y = ycsb_runs(runs, engine_stats, intervals)
     if y.empty:
         return None
