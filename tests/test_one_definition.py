@@ -14,6 +14,7 @@ import pytest
 
 from engbench import paths
 from engbench.report import data, notebook, tables, workload_charts, ycsb_rum
+from engbench.tables.processed import load_processed
 
 SHIPPED = ("data/raw", "data/processed", "paper/build")
 
@@ -44,7 +45,7 @@ def _same(got: pd.DataFrame, want: pd.DataFrame, what: str):
 def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
     processed = shipped / "data" / "processed"
     summary = notebook.rum_summary(processed)
-    proc = data.load_processed(processed)
+    proc = load_processed(processed)
     from engbench.report.data import ENGINE_ORDER
     from engbench.report.paper import DEFAULT_BASELINE
     # the notebook titles its experiments without the driver's parameter defaults (it runs on Binder,
@@ -77,7 +78,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     table, chart = workload_charts.ycsb_rum_of_runs(runs)
     _same(table.printed, want, "ycsb.ipynb")
     # the paper's SQLite A update amplification is the processed runs' own columns, by counter
-    proc = data.load_processed(processed)
+    proc = load_processed(processed)
     a = proc["runs"][(proc["runs"]["workload"] == "ycsb") & (proc["runs"]["engine"] == "sqlite")
                      & (proc["runs"]["param.workload"].astype(str) == "a")]
     row = want.set_index("engine").loc["sqlite"]

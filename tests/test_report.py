@@ -11,6 +11,7 @@ import pytest
 
 from engbench.run import rundir
 from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables.processed import load_processed
 from test_process import T0, make_run
 
 # engine → (items/s factor against make_run's, latency factor, allocated bytes)
@@ -101,7 +102,7 @@ def _build(tmp_path, out="paper", **kw):
 
 def _exp(tmp_path):
     from engbench.report import data
-    proc = data.load_processed(tmp_path / "processed")
+    proc = load_processed(tmp_path / "processed")
     return proc, data.comparisons(proc["runs"], engine_order=data.ENGINE_ORDER)[0]
 
 
@@ -285,7 +286,7 @@ def test_sysbench_tables_equal_processed_steps_rounded(tmp_path):
     from engbench.report import data, workload_tables
     from engbench.report.tables import fmt
     _mixed(tmp_path)
-    proc = data.load_processed(tmp_path / "processed")
+    proc = load_processed(tmp_path / "processed")
     exp = next(e for e in data.comparisons(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
     assert exp.title == "sysbench sweep"  # the params file's description
     tabs = {t.name.split(".", 1)[1]: t for t in workload_tables.sysbench_tables(exp, proc["steps"])}
@@ -369,7 +370,7 @@ def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
         f.chmod(0o755 if f.is_dir() else 0o644)
     _patch_json(d / "driver" / "summary.json", lambda s: s.update(warnings=["load window not recorded"]))
     write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
-    proc = data.load_processed(tmp_path / "processed")
+    proc = load_processed(tmp_path / "processed")
     exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
     tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exp, proc["latency"])}
     assert tabs["per_insert"].caption.endswith(" Warnings — rocksdb: driver: load window not recorded.")

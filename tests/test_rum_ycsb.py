@@ -17,6 +17,7 @@ import pytest
 from engbench import workloads
 from engbench.normalize.rum import engine_reads
 from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables.processed import load_processed
 from conftest import DEVICE
 
 
@@ -41,8 +42,7 @@ def _unlock(root):
 
 def _process(root):
     write_tables(build_tables(find_runs(root / "raw")), root / "processed")
-    from engbench.report import data
-    return data.load_processed(root / "processed")
+    return load_processed(root / "processed")
 
 
 # --- the formula, by hand ----------------------------------------------------------------
@@ -189,8 +189,8 @@ def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
     assert (build / "tables" / "ycsb.rum.csv").is_file()
     assert "Read amplification comes from the YCSB C (point reads) and E (scans) runs" in ycsb
     # the tables' cells are ycsb_rum's, as printed
-    from engbench.report import data, ycsb_rum
-    proc = data.load_processed(root / "processed")
+    from engbench.report import ycsb_rum
+    proc = load_processed(root / "processed")
     t = ycsb_rum.read_counters_table(proc["runs"], proc["engine_stats"], proc["intervals"])
     assert t.markdown() in ycsb
     assert ycsb_rum.rum_table(ycsb_rum.rum_long(proc["runs"], proc["loads"])).markdown() in ycsb

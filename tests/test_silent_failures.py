@@ -27,6 +27,7 @@ import pytest
 
 from engbench import paths
 from engbench.report import data
+from engbench.tables.processed import ProcessedError, load_processed
 
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="needs root (setpriv, cgroup freezer)")
 
@@ -94,9 +95,9 @@ def test_a_row_naming_no_run_is_an_error_not_left_out(processed):
     lat = pd.read_parquet(processed / "latency.parquet")
     extra = lat.iloc[:1].assign(run_id="20990101T000000Z_iibench_nowhere_vm")
     pd.concat([lat, extra]).to_parquet(processed / "latency.parquet")
-    with pytest.raises(data.ProcessedError, match=r"latency.parquet: 1 run\(s\) in no row of runs.parquet: "
+    with pytest.raises(ProcessedError, match=r"latency.parquet: 1 run\(s\) in no row of runs.parquet: "
                                                   r"20990101T000000Z_iibench_nowhere_vm"):
-        data.load_processed(processed)
+        load_processed(processed)
     from engbench.cli import main
     assert main(["report", "--processed", str(processed), "--out", str(processed.parent / "paper")]) == 2
 
@@ -106,8 +107,8 @@ def test_an_incomplete_flag_that_is_no_boolean_is_an_error(processed):
     runs["incomplete"] = runs["incomplete"].astype(object)
     runs.loc[0, "incomplete"] = None
     runs.to_parquet(processed / "runs.parquet")
-    with pytest.raises(data.ProcessedError, match="incomplete is neither True nor False for 1 run"):
-        data.load_processed(processed)
+    with pytest.raises(ProcessedError, match="incomplete is neither True nor False for 1 run"):
+        load_processed(processed)
 
 
 def test_incomplete_runs_are_left_out_with_a_warning_naming_them(processed):
@@ -116,7 +117,7 @@ def test_incomplete_runs_are_left_out_with_a_warning_naming_them(processed):
     first = runs.loc[0, "run_id"]
     runs.to_parquet(processed / "runs.parquet")
     with pytest.warns(UserWarning, match=f"1 incomplete run\\(s\\) left out of the report: {first}"):
-        got = data.load_processed(processed)
+        got = load_processed(processed)
     assert got["left_out"] == [first] and first not in set(got["runs"]["run_id"])
     assert first not in set(got["latency"]["run_id"]) and first not in set(got["intervals"]["run_id"])
 
@@ -129,7 +130,7 @@ def test_manifests_missing_warn_and_unreadable_ones_are_errors(tmp_path):
         got = data.load_manifests(raw, ["run_a", "run_b"])
     assert list(got) == ["run_a"]
     (raw / "run_a" / "manifest.json").write_text('{"run_id": ')
-    with pytest.raises(data.ProcessedError, match="run_a/manifest.json: cannot be read as a manifest"):
+    with pytest.raises(ProcessedError, match="run_a/manifest.json: cannot be read as a manifest"):
         data.load_manifests(raw, ["run_a"])
 
 

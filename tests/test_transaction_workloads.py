@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables.processed import load_processed
 
 # about 2.5 s each, at a modest rate (two shared cores): long enough for whole 1-s intervals
 RUNS = {"sysbench-update": ["--engine", "null", "--set", "table_size=2000", "--set", "clients=1,2",
@@ -31,7 +32,7 @@ def reported(tmp_path_factory):
     write_tables(build_tables(find_runs(root / "raw")), root / "processed")
     from engbench.report import data, paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
-    proc = data.load_processed(root / "processed")
+    proc = load_processed(root / "processed")
     exps = {e.workload: e for e in data.comparisons(proc["runs"], defaults_of=lambda w: None)}
     summaries = {w: json.loads(next((root / "raw").glob(f"*_{w}_*/driver/summary.json")).read_text())
                  for w in RUNS}

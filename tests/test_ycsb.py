@@ -12,6 +12,7 @@ import pytest
 
 from engbench import workloads
 from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables.processed import load_processed
 
 LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
               "e": {"scan", "insert"}, "f": {"read", "read_modify_write"}}
@@ -66,9 +67,9 @@ def processed(tmp_path_factory):
                "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "target_rate=4000")
     assert out.returncode == 0, out.stderr
     write_tables(build_tables(find_runs(root / "raw")), root / "processed")
-    from engbench.report import data, paper
+    from engbench.report import paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
-    proc = data.load_processed(root / "processed")
+    proc = load_processed(root / "processed")
     summ = json.loads(next((root / "raw").glob("*_ycsb_*/driver/summary.json")).read_text())
     yield root, proc, summ
     _unlock(root)

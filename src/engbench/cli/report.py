@@ -28,8 +28,7 @@ def register(sub):
 def run(args) -> int:
     from engbench.report import paper
     from engbench.report.manuscript import ManuscriptError
-
-    from engbench.report.data import ProcessedError
+    from engbench.tables.processed import ProcessedError
 
     baseline = None if args.baseline.lower() == "none" else args.baseline
     with warnings.catch_warnings(record=True) as caught:

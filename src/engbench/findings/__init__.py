@@ -27,68 +27,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import paths
+from ..tables.processed import load_processed
 from . import claims, history, inventory, measure, regime, rules
+from .judge import evaluate, published_text
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
            "verdict", "why", "gate", "regime"]
 VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
 
 
-def published_text(published_dir: Path, spec: tuple) -> str:
-    """The published values a claim rests on, "label: value; …", from data/published/<csv>
-    (rows matching the filter), or "" when the document printed none (a claim about a graph)."""
-    if not spec:
-        return ""
-    name, where, column, label = spec
-    path = Path(published_dir) / name
-    if column is None or not path.is_file():
-        return ""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
-    for k, v in where.items():
-        frame = frame[frame[k] == v]
-    return "; ".join(f"{lab}: {val}" for lab, val in zip(frame[label], frame[column]))
-
-
-def gate_results(tables: dict, finding: claims.Finding) -> list:
-    """[(configuration label, regime.GateResult)] for every experiment × engine the finding compares."""
-    seen, out = set(), []
-    for p in finding.picks:
-        if (p.experiment, p.engine) in seen:
-            continue
-        seen.add((p.experiment, p.engine))
-        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine, claims.GATES)]
-    return out
-
-
-def needs_results(tables: dict, finding: claims.Finding) -> list:
-    """[(pick label, regime.GateResult)] of the finding's minimum counts (Finding.needs)."""
-    return [(pick.label, r) for pick, gate in finding.needs
-            for r in regime.check(tables, pick.experiment, pick.engine, claims.GATES, only=[gate])]
-
-
-def evaluate(tables: dict, finding: claims.Finding) -> dict:
-    """The verdict of one finding: first its configurations' regime gates (a miss is
-    rules.NOT_IN_REGIME with the measured figure), then its rule on the measured samples."""
-    got = measure.samples(tables, list(finding.picks)) if finding.picks else {}
-    shown = "; ".join(f"{k}: {rules.spread(xs)}" if xs else f"{k}: no run" for k, xs in got.items())
-    gates = gate_results(tables, finding)
-    missed = [(cfg, r) for cfg, r in gates if not r.passed and r.values]
-    v = finding.rule(got)
-    short = [(label, r) for label, r in needs_results(tables, finding) if not r.passed]
-    if short and v.verdict != rules.NOT_TESTABLE:
-        v = rules.Verdict(rules.NOT_TESTABLE, "; ".join(f"{label}: {r.measured()}, needs {r.gate.bound()}"
-                                                       for label, r in short))
-    if missed and v.verdict != rules.NOT_TESTABLE:
-        v = rules.Verdict(rules.NOT_IN_REGIME, "; ".join(f"{cfg}: {r.measured()}, gate {r.gate.bound()}"
-                                                         for cfg, r in missed))
-    return {"verdict": v.verdict, "why": v.why, "measured": shown,
-            "gate": "; ".join(sorted({r.gate.bound() for _, r in gates})),
-            "regime": "; ".join(f"{cfg}: {r.measured()}" for cfg, r in gates)}
-
-
 def table(tables: dict, published_dir=None) -> pd.DataFrame:
     """One row per finding (COLUMNS), in claims.FINDINGS order. Deterministic."""
-    from .. import paths
     pub = Path(published_dir) if published_dir else paths.REPO / "data" / "published"
     rows = []
     for f in claims.FINDINGS:
@@ -108,12 +58,10 @@ def load(processed_dir=None) -> dict:
     """The processed tables the findings are judged on: `processed_dir`, else $ENGBENCH_PROCESSED_DIR
     (data/processed) when it holds tables, else the repository's shipped data/processed (the
     shipped reproduction), so the findings notebook always has something to show."""
-    from .. import paths
-    from ..report import data
     for d in ([processed_dir] if processed_dir else [paths.processed_dir(), paths.REPO / "data" / "processed"]):
         if (Path(d) / "runs.parquet").is_file():
-            return data.load_processed(d)
-    return data.load_processed(processed_dir or paths.processed_dir())  # raises, naming what is missing
+            return load_processed(d)
+    return load_processed(processed_dir or paths.processed_dir())  # raises, naming what is missing
 
 
 def add_tables(tables: dict, published_dir=None) -> dict:

@@ -15,6 +15,7 @@ and the paper shows the verdict under each, on the same runs.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import hashlib
 import json
@@ -24,7 +25,9 @@ from typing import Callable
 
 import pandas as pd
 
-from . import measure
+from . import measure, rules
+from .claims import FINDINGS, s000, s003
+from .judge import evaluate
 
 RULES_LOCK = Path(__file__).with_name("rules.lock.json")
 COLUMNS = ["id", "version", "changed", "commit", "runs_then", "why", "old_rule", "new_rule", "old_verdict",
@@ -146,29 +149,19 @@ _QUIET = ("the quiet re-measurement of 2026-11-26 (138 runs); changed after it: 
           "the source's regime run LMDB at the large cache only, as the source ran mmapv1 at 144G only")
 
 
-def _old_003():
-    from .claims import s003
-    return s003
-
-
 CHANGES += [
     Change("003-mmap-rate-lower", 2, *_C3, _QUIET,
            "The rule compared LMDB with the B-tree at every cache size; the reproduction runs LMDB at the large "
            "cache only (the source ran mmapv1 only at 144G), so the old rule found no run to judge.",
            "LMDB below the B-tree at every cache size, repetitions apart", {},
            old_fn=lambda s, picks: _all_less(s, picks),
-           old_picks=tuple(_old_003().Q["lmdb"] + _old_003().Q["wiredtiger"])),
+           old_picks=tuple(s003.Q["lmdb"] + s003.Q["wiredtiger"])),
     Change("003-mmap-reads-more", 2, *_C3, _QUIET,
            "The words say \"at 144G\"; the rule compared the medium cache, where the reproduction runs no LMDB.",
            "LMDB >= 1.5x the B-tree's and the LSM's KB read at the medium cache", {},
            old_fn=lambda s, picks: _first_greater_than_rest(s, picks, 1.5),
-           old_picks=tuple(_old_003().R[e][1] for e in ("lmdb", "wiredtiger", "wiredtiger-lsm"))),
+           old_picks=tuple(s003.R[e][1] for e in ("lmdb", "wiredtiger", "wiredtiger-lsm"))),
 ]
-
-
-def _old_000():
-    from .claims import s000
-    return s000
 
 
 CHANGES += [
@@ -176,33 +169,28 @@ CHANGES += [
            "The rule read loads:table_bytes, a column no run has (the driver measures the data directory when a "
            "run ends); the claim is now not testable, with that reason, instead of \"too few repeats\".",
            "data + index bytes right after the load, RocksDB and WiredTiger within 1.25x", {},
-           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(_old_000()._LOADSIZE)),
+           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(s000._LOADSIZE)),
 ]
 
 
 def _flat(samples, picks):
-    from . import rules
     return rules.flat(samples, [p.label for p in picks])
 
 
 def _all_less(samples, picks):
-    from . import rules
     half = len(picks) // 2
     return rules.all_of([rules.less(samples, picks[i].label, picks[half + i].label) for i in range(half)])
 
 
 def _first_greater_than_rest(samples, picks, factor):
-    from . import rules
     return rules.all_of([rules.greater(samples, picks[0].label, p.label, factor) for p in picks[1:]])
 
 
 def _first_pair_greater(samples, picks):
-    from . import rules
     return rules.greater(samples, picks[0].label, picks[1].label)
 
 
 def _flat_pairs(samples, picks):
-    from . import rules
     pairs = [picks[i:i + 2] for i in range(0, len(picks), 2)]
     return rules.all_of([rules.flat(samples, [p.label for p in ps]) for ps in pairs])
 
@@ -217,7 +205,6 @@ def old_picks(finding, change: Change) -> tuple:
 
 def verdicts(tables: dict, findings_list) -> pd.DataFrame:
     """The verdict of each changed rule under its old and its new form, on the same runs."""
-    from . import evaluate
     by_id = {f.id: f for f in findings_list}
     rows = []
     for c in CHANGES:
@@ -237,8 +224,6 @@ def verdicts(tables: dict, findings_list) -> pd.DataFrame:
 def main(argv=None) -> int:
     """`python -m engbench.findings.history --lock`: write rules.lock.json from the findings as they are
     (after adding a new finding, or a new version with its Change)."""
-    import argparse
-    from .claims import FINDINGS
     ap = argparse.ArgumentParser(prog="python -m engbench.findings.history", description=main.__doc__)
     ap.add_argument("--lock", action="store_true", help="write rules.lock.json")
     if ap.parse_args(argv).lock:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import paths
+from ..tables.processed import load_processed
 from . import data, tables, ycsb_rum
 from .data import ENGINE_ORDER, where
 
@@ -31,7 +32,7 @@ def rum_summary(processed_dir=None, means: bool = False) -> pd.DataFrame | None:
     processed runs (nothing shipped yet)."""
     d = Path(processed_dir) if processed_dir else paths.processed_dir()
     try:
-        proc = data.load_processed(d)
+        proc = load_processed(d)
     except FileNotFoundError:
         return None
     if proc["runs"].empty:
@@ -50,7 +51,7 @@ def ycsb_rum_long(processed_dir=None) -> pd.DataFrame | None:
     file-name tag) and engine configuration. None without processed YCSB runs."""
     d = Path(processed_dir) if processed_dir else paths.processed_dir()
     try:
-        proc = data.load_processed(d)
+        proc = load_processed(d)
     except FileNotFoundError:
         return None
     groups = ycsb_rum.ycsb_groups(proc["runs"])
@@ -99,7 +100,7 @@ def ycsb_regime(processed_dir=None, raw_dir=None) -> dict:
     machine (data.where_label) and seconds measured per run. Empty without YCSB runs."""
     d = Path(processed_dir) if processed_dir else paths.processed_dir()
     try:
-        proc = data.load_processed(d)
+        proc = load_processed(d)
     except FileNotFoundError:
         return {}
     y = proc["runs"][proc["runs"]["workload"] == "ycsb"]

@@ -32,6 +32,7 @@ import jinja2
 from .. import paths, verdicts
 from .. import workloads as registry
 from ..published.check import default_published_dir
+from ..tables.processed import OPTIONAL, TABLES, load_processed
 from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
 from . import workload_tables, ycsb_rum
 from . import published as published_checks
@@ -252,7 +253,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     processed_dir = Path(processed_dir) if processed_dir else paths.processed_dir()
     raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
     out_dir = Path(out_dir) if out_dir else paths.REPO / "paper"
-    proc = data.load_processed(processed_dir)
+    proc = load_processed(processed_dir)
     runs = proc["runs"]
     manifests = data.load_manifests(raw_dir, runs["run_id"])
     order = ([baseline] if baseline else []) + ENGINE_ORDER
@@ -297,7 +298,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
             if chart is not None:
                 charts.save(chart, build_dir / "figures" / stem, png=png)
                 s["figures"].append((caption, f"figures/{stem}.svg"))
-    settings = {"baseline": baseline, "png": png, "processed_tables": list(data.TABLES + data.OPTIONAL)}
+    settings = {"baseline": baseline, "png": png, "processed_tables": list(TABLES + OPTIONAL)}
     (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
 

@@ -14,6 +14,7 @@ import pandas as pd
 
 from .. import tables
 from ..normalize import device as dev
+from ..tables.processed import load_processed
 from . import data, ycsb_rum
 from .charts import CEILING_SPAN, _color, _title
 from .workload_tables import with_config
@@ -110,7 +111,7 @@ def ycsb_rum_of_runs(run_dirs):
     dirs = [Path(d) for d in run_dirs]
     with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
         tables.write_tables(tables.build_tables(dirs), tmp)
-        proc = data.load_processed(tmp)
+        proc = load_processed(tmp)
     runs = proc["runs"][proc["runs"]["workload"] == "ycsb"]
     if runs.empty:
         return None, None
