@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from . import importer, matrix, paths
-from .run import limits, machine, params, rundir
+from .run import calibrate, limits, machine, params, rundir
 
 PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix.
@@ -149,7 +149,6 @@ def calibrate_missing(targets, raw: Path, out=sys.stderr) -> list[Path]:
     """Calibrate the device (engbench calibrate) under every set of device limits the targets use and
     `raw` holds no calibration for yet: the runs' device use (runs.read_iops_use ...) and the paper's
     Device section compare each run with it. Returns the new calibration runs."""
-    from .run import calibrate
     made = []
     for lim in device_limit_sets(targets):
         if calibrated(raw, lim):

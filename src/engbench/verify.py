@@ -33,7 +33,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import paths
-from .report import manuscript
+from .report import manuscript, paper
 from .run import rundir
 from .tables import build_tables, find_runs, write_tables
 
@@ -120,8 +120,6 @@ def compare(committed: Path, rebuilt: Path, ignore_png=False, result: Result | N
 def verify(raw_dir=None, paper_dir=None, ignore_png=False, log=None) -> Result:
     raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
     paper_dir = Path(paper_dir) if paper_dir else paths.REPO / "paper"
-    from .report import paper
-
     res = Result()
     dirs = find_runs(raw_dir)
     res.runs_checked = len(dirs)

@@ -17,6 +17,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.run import calibrate, limits
 
     try:

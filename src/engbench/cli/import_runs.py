@@ -22,6 +22,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench import importer
 
     raw = args.raw or paths.raw_dir()

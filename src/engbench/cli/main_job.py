@@ -23,6 +23,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from .. import notebooks
     from ..run import experiments
 
@@ -74,6 +75,7 @@ def _num(value, decimals: int) -> str:
 
 def _process_and_report(run_dirs) -> int:
     """data/raw (with the new runs) → data/processed → paper/build/; prints paper.html's path."""
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from ..tables import build_tables, find_runs, write_tables
     from ..report import paper
 
@@ -89,6 +91,7 @@ def _process_and_report(run_dirs) -> int:
             return 2
     for w in caught:
         log(f"warning: {w.message}")
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from .. import findings
     from ..published import shipped
     tables = shipped.add_tables(findings.add_tables(tables))  # as `engbench process` writes them

@@ -42,6 +42,7 @@ def _shown(path: Path) -> str:
 def run(args) -> int:
     import tempfile
 
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.notebooks import files, refresh, rules
 
     if args.list:

@@ -28,6 +28,7 @@ def _emit(frame):
 
 
 def _iostat(args):
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.parsers import ParseError, parse_iostat
 
     try:
@@ -40,6 +41,7 @@ def _iostat(args):
 
 
 def _vmstat(args):
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.parsers import ParseError, parse_vmstat
 
     try:

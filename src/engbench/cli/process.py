@@ -25,6 +25,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.normalize.views import format_view, source_views
     from engbench.parsers import ParseError
     from engbench.tables import RunError, build_tables, find_runs, write_tables
@@ -45,6 +46,7 @@ def run(args) -> int:
             return 2
     for w in caught:
         log(f"warning: {w.message}")
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench import findings  # the claims of the source documents, judged on these tables
     from engbench.published import shipped  # the numbers the source documents print, checked
     tables = shipped.add_tables(findings.add_tables(tables))

@@ -26,6 +26,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.report import paper
     from engbench.report.manuscript import ManuscriptError
     from engbench.tables.processed import ProcessedError

@@ -3,10 +3,13 @@
 section). Resumable; prints progress and the time left. Exit status: 0 done, 1 a run or a step
 failed (sealed runs are kept), 2 refused (nothing run), 130 interrupted."""
 
+import os
 import sys
 from pathlib import Path
 
+from .. import paths, reproduce
 from ..reproduce import GROUPS
+from ..run import params
 
 
 def register(sub):
@@ -28,11 +31,6 @@ def register(sub):
 
 
 def run(args) -> int:
-    import os
-
-    from engbench import paths, reproduce
-    from engbench.run import params
-
     if args.into:  # the environment the workflow's steps inherit (engbench.paths reads it)
         into = args.into.resolve()
         os.environ.update({"ENGBENCH_RAW_DIR": str(into / "raw"), "ENGBENCH_PROCESSED_DIR": str(into / "processed")})

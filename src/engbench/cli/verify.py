@@ -21,6 +21,7 @@ def register(sub):
 
 
 def run(args) -> int:
+    # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.verify import verify
 
     res = verify(args.raw, args.paper, ignore_png=args.ignore_png)

@@ -58,6 +58,7 @@ def setup() -> None:
     without file paths."""
     import altair as alt
 
+    # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report import theme  # noqa: F401  (registers and enables the "engbench" theme)
     alt.theme.enable("engbench")
     if RENDERER not in alt.renderers.names():
@@ -83,6 +84,7 @@ def compare(frame, values, title: str, by: str = "engine"):
     import altair as alt
     import pandas as pd
 
+    # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report.theme import engine_scale
     values = [values] if isinstance(values, str) else list(values)
     engines = _engines(frame, by)
@@ -107,6 +109,7 @@ def sweep(frame, x: str, y: str, title: str, by: str = "engine", x_title: str | 
     import altair as alt
     import pandas as pd
 
+    # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report.theme import engine_scale
     engines = _engines(frame, by)
     data = frame[[by, x, y]].dropna().assign(**{by: lambda f: f[by].astype(str)})
@@ -131,9 +134,10 @@ def by_experiment(runs):
     with and without the compiled driver."""
     import pandas as pd
 
+    # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report import data
-    from ..report.notebook import no_defaults
     from ..report.data import ENGINE_ORDER
+    from ..report.notebook import no_defaults
     parts = [e.runs.assign(experiment=e.title, engine=e.runs["config"])
              for e in data.comparisons(runs, engine_order=ENGINE_ORDER, defaults_of=no_defaults)]
     return pd.concat(parts, ignore_index=True) if parts else runs.iloc[0:0]
@@ -147,6 +151,7 @@ def overview(frame, values, title: str, row: str = "experiment", by: str = "engi
     import altair as alt
     import pandas as pd
 
+    # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report.theme import engine_scale
     values = [values] if isinstance(values, str) else list(values)
     labels = labels or {}

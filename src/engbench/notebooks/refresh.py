@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .. import paths
+from .execute import IPCKernelManager
 from .files import is_shipped_data, lab_read, lab_save, shipped_data
 
 SHIPPED_PATHS = ("data/raw", "data/processed")  # what the shipped-data notebooks read besides data/published
@@ -63,7 +64,6 @@ def execute_in_place(path: Path, timeout: int = 900):
     from nbclient import NotebookClient
     from nbclient.exceptions import CellExecutionError
 
-    from .execute import IPCKernelManager
     path = Path(path)
     nb = lab_read(path)
     _clear(nb)

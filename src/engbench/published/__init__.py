@@ -27,7 +27,7 @@ def __getattr__(name):
     """checks_table and CHECK_COLUMNS (shipped.py, which needs pandas) load on first use: `engbench
     check-published` and `engbench --help` import this package and stay light (tests/test_cli.py)."""
     if name in ("CHECK_COLUMNS", "checks_table"):
-        from . import shipped
+        from . import shipped  # local: pandas loads on first use (the docstring above)
         return getattr(shipped, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

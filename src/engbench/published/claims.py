@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from statistics import fmean
 
+from .check import default_published_dir
 from .tables import PublishedInputError, read_csv
 from .values import parse_printed
 
@@ -343,7 +344,6 @@ def check_claims(published_dir=None, sources_dir=None) -> list[ClaimResult]:
     directory has no claims file). With `sources_dir` (the source documents'
     .txt files), a claim whose quote is not in its source document is reported as QUOTE_MISSING
     (its printed verdict keeps the README's words) instead of being checked."""
-    from .check import default_published_dir
     pdir = Path(published_dir) if published_dir else default_published_dir()
     path = pdir / CLAIMS_FILE
     if not path.exists():

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import yaml
 
-from .. import paths
+from .. import citation, paths
 
 PAPER_LICENCE = "CC-BY-4.0"
 CODE_LICENCE = "MIT"
@@ -88,8 +88,6 @@ def front_matter(fields: dict) -> str:
 
 def sources(published_dir: Path) -> list[dict]:
     """One entry per source document of <published_dir>/sources.csv (module docstring)."""
-    from .. import citation
-
     if not (Path(published_dir) / "sources.csv").is_file():
         return []
     out = []

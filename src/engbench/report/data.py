@@ -22,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from .. import workloads as registry
+from ..run import driver
 from ..tables.processed import ProcessedError
 
 ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]  # the column order of every table
@@ -127,7 +128,6 @@ def param_defaults(workload: str) -> dict | None:
     """param → default value of ``workload`` from `engbench-driver describe`; None when the
     driver (or the workload) is not there."""
     try:
-        from ..run import driver
         desc = driver.describe()
     except Exception:  # DriverMissing, a failed describe: titles then list every param
         return None

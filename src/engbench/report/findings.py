@@ -7,6 +7,7 @@ import altair as alt
 import pandas as pd
 
 from .. import findings as fnd
+from .. import paths
 from .tables import Table
 
 SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime", "verdict"]
@@ -94,7 +95,6 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     """(findings frame, one dict per finding for the template, the tables it wrote (summary, rule
     history, inventory), the numbers the text quotes). Nothing but the inventory when no finding
     could be tested (the reproduction runs are not among the processed runs)."""
-    from .. import paths
     pub = published_dir or paths.REPO / "data" / "published"
     frame = fnd.table(proc, pub)
     inv = fnd.inventory.load(pub)

@@ -12,6 +12,7 @@ from .. import tables
 from ..normalize import device as dev
 from ..normalize import sizes
 from ..normalize import workloads as wl
+from .data import _decoded, param_defaults
 
 FORMULAS = [
     ("q (ips, tps)", nz.rate),
@@ -162,7 +163,6 @@ def _show(v) -> str:
 def experiment_rows(exps, manifests, defaults_of=None) -> list[dict]:
     """Per experiment: every parameter (with the driver's default beside it), and per engine
     configuration its knobs as resolved, engine library and version, seeds and runs."""
-    from .data import _decoded, param_defaults
     defaults_of = defaults_of or param_defaults
     out = []
     for e in exps:

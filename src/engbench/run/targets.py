@@ -31,8 +31,11 @@ import os
 from pathlib import Path
 
 from .. import install
+from . import readback
 from .errors import ParamError
 from .servers import ServerError, tail
+from .servers.mariadb_options import unavailable_reason as mariadb_unavailable_reason
+from .servers.mongodb import MongoTarget
 from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env, uri_secrets
 
 MARIADB = {"mariadb-innodb": "innodb", "mariadb-myrocks": "myrocks"}
@@ -80,9 +83,8 @@ class TargetSession:
             raise TargetError(f"{', '.join('mariadb.' + k for k in self.server_settings)}: server settings apply "
                               "to a private server engbench starts, not to an existing one (mariadb.host/port/socket)")
         if self.private:
-            from .servers import mariadb as _mariadb
             try:  # set-up by need: MariaDB is not part of the main job's set-up
-                install.ensure("servers", f"{self.engine} (a private MariaDB)", _mariadb.unavailable_reason)
+                install.ensure("servers", f"{self.engine} (a private MariaDB)", mariadb_unavailable_reason)
             except install.MissingPart as e:
                 raise TargetError(f"{self.engine}: cannot start a private MariaDB: {e}") from None
         self.uri = None
@@ -128,14 +130,13 @@ class TargetSession:
         sdir = Path(run_dir) / "server"
         sdir.mkdir(parents=True, exist_ok=True)
         if self.kind == "mongodb":
-            from .servers.mongodb import MongoTarget
             if redact_uri(self.uri) != self.uri:  # a password: hand it over by environment only
                 self._set_env(ENV_MONGO_URI, self.uri)
             self.server = MongoTarget(self.uri, db=str(self.conn.get("database") or "engbench"))
             self.info.update(uri=redact_uri(self.uri), db=self.server.db)
             self.server.capture(sdir / "mongo_before")
         elif self.private:
-            from .servers.mariadb import MariaDB
+            from .servers.mariadb import MariaDB  # local: pymysql loads only for a MariaDB target
             self.server = MariaDB(Path(data_dir) / "server", engine=MARIADB[self.engine],
                                   settings={k: v for k, v in self.server_settings.items()
                                             if not (k == "compression" and str(v) == "default")})
@@ -143,7 +144,7 @@ class TargetSession:
             self.server.start()
             self.server.snapshot(sdir / "status_before.json", label="before")
         else:
-            from .servers.mariadb import MariaDBExisting
+            from .servers.mariadb import MariaDBExisting  # local: pymysql loads only for a MariaDB target
             self.server = MariaDBExisting(host=str(self.conn.get("host") or "127.0.0.1"),
                                           port=int(self.conn.get("port") or 3306),
                                           socket=self.conn.get("socket"), user=str(self.conn.get("user") or "root"),
@@ -203,7 +204,6 @@ class TargetSession:
         """What the workload wrote, read back through the server (run.readback: per workload, on
         MariaDB and MongoDB alike) into read_back.json; a collection holding less than the workload
         wrote is one of the run's warnings."""
-        from . import readback
         params = summary.get("params") or self.request.params
         wl = self.request.workload
         names = list(readback.expected(wl, params, summary))

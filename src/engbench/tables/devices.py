@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..normalize import device as dev
+from ..run.calibrate import figures
 from ..run.machine import machine_key
 
 DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
@@ -26,8 +27,6 @@ def calibration_row(run_dir, man: dict, results: dict) -> dict:
     engbench.run.calibrate.figures (the same function that wrote summary.json), its machine, data
     device and run limits. A job whose JSON is missing (an interrupted calibration) gives NaN for
     its figures."""
-    from ..run.calibrate import figures
-
     hw = man.get("hardware") or {}
     fig = figures(results)
     row = {"run_id": man.get("run_id") or Path(run_dir).name, "status": man.get("status"), "machine": machine_key(hw),

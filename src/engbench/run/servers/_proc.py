@@ -13,6 +13,8 @@ import time
 import weakref
 from pathlib import Path
 
+from .redact import redact
+
 
 class ServerError(RuntimeError):
     """A private server could not be started, or died, or refused a request. The message quotes
@@ -59,7 +61,6 @@ def terminate(proc: subprocess.Popen | None, timeout: float = 10.0, kill_timeout
 
 def collect_files(files, dest) -> list[Path]:
     """Copy text files (logs, server.json) into `dest` (a run's server/ directory), redacted."""
-    from .redact import redact
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     out = []
