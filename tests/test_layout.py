@@ -31,7 +31,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
     wl = (paths.REPO / "docs" / "adding-a-workload.md").read_text()
     en = (paths.REPO / "docs" / "adding-an-engine.md").read_text()
     for needle in ("driver/src/workloads/<name>/workload.cc", "store_kv.cc", "store_mariadb.cc",
-                   "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads.py",
+                   "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads/<name>/",
+                   "src/engbench/workloads/__init__.py", "FOLDERS",
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
                    "tests/test_layout.py", "src/engbench/run/readback.py"):
         assert needle in wl, needle
@@ -44,6 +45,19 @@ def test_the_driver_registers_what_the_python_registry_knows():
     assert WORKLOADS and ENGINES and TARGETS
     assert set(WORKLOADS) == set(workloads.WORKLOADS), "one Workload entry per driver workload"
     assert sorted(workloads.ORDER) == sorted(WORKLOADS), "every workload has its place in the paper's order"
+    py = paths.REPO / "src" / "engbench" / "workloads"
+    folders = {p.name for p in py.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == {f.__name__.rsplit(".", 1)[1] for f in workloads.FOLDERS}, "no folder outside the registry"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
+    d = paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_")
+    assert (d / "__init__.py").is_file(), f"{d}/__init__.py, the mirror of {folder(name)}"
+    listed = [f for f in workloads.FOLDERS if f.WORKLOAD.name == name]
+    assert len(listed) == 1, f"the registry's FOLDERS lists {name}'s folder once"
+    assert listed[0].__name__ == f"engbench.workloads.{name.replace('-', '_')}", listed[0].__name__
+    assert workloads.WORKLOADS[name] is listed[0].WORKLOAD
 
 
 @pytest.mark.parametrize("name", WORKLOADS)

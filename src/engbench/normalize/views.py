@@ -5,7 +5,7 @@ per-transaction table (tps, r/t, rKB/t, wKB/t, Mcpu/t), requests the same per re
 
 import pandas as pd
 
-from .. import workloads as registry
+from . import units
 
 # (printed header, runs column) per table kind
 IIBENCH = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),
@@ -16,7 +16,7 @@ IIBENCH_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
                  ("io.kBw", "wkb_per_batch"), ("io.kBr", "rkb_per_batch"), ("io.r", "r_per_batch")]
 
 
-def per_op_columns(unit: registry.Unit) -> list:
+def per_op_columns(unit: units.Unit) -> list:
     """The per-transaction table's columns for ``unit``: rate (tps, rps), r/x, rKB/x, wKB/x,
     Mcpu/x with x the unit's short name (t, req), size, rss."""
     s = unit.short
@@ -25,8 +25,8 @@ def per_op_columns(unit: registry.Unit) -> list:
             ("rss", "rss_gb")]
 
 
-TXN = per_op_columns(registry.TRANSACTION)
-REQ = per_op_columns(registry.REQUEST)
+TXN = per_op_columns(units.TRANSACTION)
+REQ = per_op_columns(units.REQUEST)
 # kind → (title, columns); the report's tables (engbench.report.tables) use the same kinds
 KINDS = {"per_insert": ("per insert (document)", IIBENCH), "per_200k": ("per 200k inserts", IIBENCH_200K),
          "per_batch": ("per request of `batch` inserts", IIBENCH_BATCH),

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from .. import workloads as registry
-from ..normalize import views
+from ..normalize import units, views
 
 # printed header → (unit, decimals rule); the runs column comes from normalize.views
 UNITS = {"ips": ("inserts/s", 0), "wKB/i": ("KB/insert", 2), "Mcpu/i": ("(us+sy)·1e6/ips", 0),
@@ -29,7 +29,7 @@ UNITS = {"ips": ("inserts/s", 0), "wKB/i": ("KB/insert", 2), "Mcpu/i": ("(us+sy)
          "io.r": ("reads/200k", "2|1"),
          "device read amp": ("×", 2), "cgroup read amp": ("×", 2), "process read amp": ("×", 2),
          "device write amp": ("×", 2), "process write amp": ("×", 2), "space amp": ("×", 2)}
-for _u in (registry.TRANSACTION, registry.REQUEST):  # tps (txn/s), r/t (reads/txn), ...; rps, r/req ...
+for _u in (units.TRANSACTION, units.REQUEST):  # tps (txn/s), r/t (reads/txn), ...; rps, r/req ...
     UNITS.update({_u.rate: (_u.rate_unit, 0), f"r/{_u.short}": (f"reads/{_u.per}", 2),
                   f"rKB/{_u.short}": (f"KB/{_u.per}", 2), f"wKB/{_u.short}": (f"KB/{_u.per}", 2),
                   f"Mcpu/{_u.short}": (f"(us+sy)·1e6/{_u.rate}", 0)})

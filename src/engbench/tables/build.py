@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import workloads as registry
+from ..normalize import units
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
 from .read import RunError, read_calibration, read_manifest, read_run, read_target
 from .rows import (EXTRA_TABLES, INCOMPLETE, INTERVAL_COLS, LATENCY_COLS, METRICS, RUNS_HEAD, RUNS_TAIL,
@@ -68,7 +68,7 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
         for name in EXTRA_TABLES:
             if len(got[name]):
                 extra[name].append(got[name])
-    per_cols = [f"{k}_{suffix}" for suffix, _ in registry.BASES.values() for k in METRICS]
+    per_cols = [f"{k}_{suffix}" for suffix, _ in units.BASES.values() for k in METRICS]
     runs = pd.DataFrame(rows)
     pk = sorted(c for c in runs.columns if c.startswith(("param.", "knob.")))
     runs = runs.reindex(columns=RUNS_HEAD + per_cols + RUNS_TAIL + pk)

@@ -13,13 +13,14 @@ from .. import workloads as registry
 from ..normalize import device as dev
 from ..normalize import machine as busy
 from ..normalize import sizes as sz
+from ..normalize import units
 from ..normalize import workloads as wl
 from ..run.machine import machine_key
 from .read import RunCaptures
 
-PER_N = registry.PER_N
+PER_N = units.PER_N
 INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
-# per-operation metrics, each also per 200k and per `batch` (registry.BASES): iostat's (r, rkb, w,
+# per-operation metrics, each also per 200k and per `batch` (units.BASES): iostat's (r, rkb, w,
 # wkb, d, dkb: the whole device), vmstat's (cs, us_sy, mcpu, cpu_us: the whole host), the driver
 # process's own (driver_cpu_us; proc_rkb, proc_wkb: its task I/O)
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us", "proc_rkb",
@@ -126,7 +127,7 @@ def run_rows(c: RunCaptures) -> dict:
     per["proc_cs"] = nz.process_cs_per_op(proc, float(start), float(end), ops)
     params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
     basis_n = {"op": 1, "200k": PER_N, "batch": params.get("batch")}
-    for b, (suffix, _) in registry.BASES.items():
+    for b, (suffix, _) in units.BASES.items():
         n = basis_n[b] if b in spec.bases else None
         for k in METRICS:
             row[f"{k}_{suffix}"] = nz.per_n(per[k], n) if n else np.nan

@@ -1,0 +1,12 @@
+"""The cache-pollution workload (driver/src/workloads/cache_pollution/): its registry entry."""
+
+from ...normalize.units import REQUEST
+from ..spec import Workload
+
+WORKLOAD = Workload("cache-pollution", REQUEST, "get", "hot read", ("op",), None, ("per_request", "rum"),
+                    "Cache pollution: a hot collection is read at random while a cold collection is passed "
+                    "once (a scan or an index build); read_once asks the engine not to keep the cold pages. "
+                    "The hot reads per second before, during and after the cold pass, the engine's cache "
+                    "statistics and the time of a full hot scan afterwards show how much of the hot set "
+                    "the cold pass pushed out.",
+                    "cache_pollution.ipynb")

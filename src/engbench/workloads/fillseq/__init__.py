@@ -1,0 +1,9 @@
+"""The fillseq workload (driver/src/workloads/fillseq/): its registry entry."""
+
+from ...normalize.units import DOCUMENT
+from ..spec import Workload
+
+WORKLOAD = Workload("fillseq", DOCUMENT, None, "insert", ("op", "200k", "batch"), None,
+                    ("per_insert", "per_200k", "rum"),
+                    "fillseq inserts keys in ascending order: the cheapest case for every engine.",
+                    "fillseq.ipynb")

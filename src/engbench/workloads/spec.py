@@ -1,0 +1,31 @@
+"""What a workload's folder states about it (its registry entry): a Workload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..normalize.units import Unit
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    unit: Unit
+    main_op: str | None      # the op whose counts are the operations (None: every op)
+    op_name: str             # one operation in words: "insert", "update", "hot read"
+    bases: tuple             # keys of BASES this workload reports (the others are NaN)
+    totals_of: tuple | None  # the ops whose totals are the run's (None: every op); the others repeat them
+    tables: tuple            # table kinds of engbench.report.tables.KINDS, in order
+    intro: str = ""          # the paper's section introduction
+    notebook: str | None = None   # notebooks/<file> (a jupytext pair with notebooks/<stem>.py)
+    point_read_op: str | None = None  # the op whose requests are point reads (reads_per_point_read)
+
+    @property
+    def op_label(self) -> str:
+        """"insert (document)", "update (transaction)": chart titles and table titles."""
+        return f"{self.op_name} ({self.unit.name})"
+
+    @property
+    def rate_title(self) -> str:
+        """The rate chart's title: "Inserts per second", "Updates per second"."""
+        return f"{self.op_name.capitalize()}s per second"
