@@ -41,11 +41,6 @@ from .data import ENGINE_ORDER, where, where_groups
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
-# workload → what its section cites (keys of references.bib: paper/references.csv, citation.SOURCE_KEY)
-CITE = {"iibench": ["iibench", "source-003"], "sysbench-update": ["sysbench", "source-001"],
-        "bulk-insert": ["source-002"], "linkbench": ["linkbench", "source-000"],
-        "cache-pollution": ["source-004"], "ycsb": ["ycsb"]}
-
 
 
 def md_text(text) -> str:
@@ -191,7 +186,7 @@ def sections(exps, proc, nums) -> list[dict]:
                 charts_.append((f"ycsb.rum{tag}", f"ycsb: the RUM corners per engine ({where(sub)}); each "
                                 "panel names its counter. " + charts.RUM_CAPTION,
                                 ycsb_rum.rum_chart(long, where(sub), len(sub))))
-        cite = "; ".join(f"@{k}" for k in CITE.get(w, []))
+        cite = "; ".join(f"@{k}" for k in registry.get(w).cite)
         out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",
                     "tables": wl_tabs, "text": text,
                     "exps": [e for e in exps if e.workload == w], "charts": charts_, "figures": []})

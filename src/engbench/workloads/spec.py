@@ -19,6 +19,8 @@ class Workload:
     intro: str = ""          # the paper's section introduction
     notebook: str | None = None   # notebooks/<file> (a jupytext pair with notebooks/<stem>.py)
     point_read_op: str | None = None  # the op whose requests are point reads (reads_per_point_read)
+    cite: tuple = ()         # what its section cites: keys of references.bib (paper/references.csv,
+                             # report.citation.SOURCE_KEY)
 
     @property
     def op_label(self) -> str:

@@ -6,4 +6,5 @@ from ..spec import Workload
 WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch"), None, ("per_insert", "rum"),
                     "Bulk insert loads small documents in unordered batches; the journal (log/WAL) and "
                     "block compression knobs change how many bytes each document costs on disk.",
-                    "bulk_insert.ipynb")
+                    "bulk_insert.ipynb",
+                    cite=("source-002",))

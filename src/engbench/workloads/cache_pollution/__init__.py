@@ -9,4 +9,5 @@ WORKLOAD = Workload("cache-pollution", REQUEST, "get", "hot read", ("op",), None
                     "The hot reads per second before, during and after the cold pass, the engine's cache "
                     "statistics and the time of a full hot scan afterwards show how much of the hot set "
                     "the cold pass pushed out.",
-                    "cache_pollution.ipynb")
+                    "cache_pollution.ipynb",
+                    cite=("source-004",))

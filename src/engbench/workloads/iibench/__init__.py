@@ -8,4 +8,5 @@ WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "bat
                     "The insert benchmark (iibench) inserts documents with secondary indexes whose keys "
                     "arrive in random order: a B-tree reads and writes a random leaf per index entry once "
                     "its indexes outgrow the cache, an LSM tree defers that work to merges.",
-                    "iibench.ipynb")
+                    "iibench.ipynb",
+                    cite=("iibench", "source-003"))

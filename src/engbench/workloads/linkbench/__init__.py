@@ -9,4 +9,5 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     "LinkBench runs a social-graph mix of node and link reads and writes; one request is "
                     "one transaction, and the p99 columns are update_node (un), get_node (gn), update_link "
                     "(ul) and get_links_list (gll).",
-                    "linkbench.ipynb")
+                    "linkbench.ipynb",
+                    cite=("linkbench", "source-000"))

@@ -8,4 +8,5 @@ WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",),
                     "sysbench update_non_index/update_index updates rows picked at random by primary key, "
                     "at a rising number of clients (one step per client count); disk reads per update is "
                     "iostat r/s over a step's window divided by its updates per second.",
-                    "sysbench_update.ipynb")
+                    "sysbench_update.ipynb",
+                    cite=("sysbench", "source-001"))

@@ -10,4 +10,5 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     "read-modify-writes over zipfian, latest or uniform keys. Read amplification is device "
                     "KB read per logical KB the reads and scans returned; reads per point read is device "
                     "reads per YCSB read.",
-                    "ycsb.ipynb", point_read_op="read")
+                    "ycsb.ipynb", point_read_op="read",
+                    cite=("ycsb",))
