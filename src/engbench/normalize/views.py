@@ -5,7 +5,7 @@ per-transaction table (tps, r/t, rKB/t, wKB/t, Mcpu/t), requests the same per re
 
 import pandas as pd
 
-from . import units
+from ..workloads import units
 
 # (printed header, runs column) per table kind
 IIBENCH = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),

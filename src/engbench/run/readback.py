@@ -8,42 +8,24 @@ A collection that holds fewer documents than the workload wrote — a missing on
 warning the run records (manifest `warnings`, then runs.warnings), never a silent pass; so is a
 read-back that cannot be made at all.
 
-    iibench           <collection>                 summary documents_inserted
-    sysbench-update   <collection>1 … <tables>     table_size each
-    ycsb              <table>                      load.records, plus the run phase's inserts
-    linkbench         <prefix>node                 load.nodes + add_node − delete_node items
-                      <prefix>link, <prefix>count  more than 0 (deletes hide links; counts follow them)
+What each workload writes is stated in its folder (engbench.workloads.<name>: Workload.written).
 """
 
 from __future__ import annotations
 
+from .. import workloads as registry
+
 SAMPLE = 3  # documents or rows kept per collection in read_back.json
-
-
-def _items(totals: dict, op: str) -> int:
-    return int((totals.get(op) or {}).get("items") or 0)
 
 
 def expected(workload: str, params: dict, summary: dict) -> dict:
     """{collection or table name: the least number of documents or rows it must hold (None: more
-    than 0)} for ``workload`` run with ``params`` (its summary: what the driver reports)."""
-    load, totals = summary.get("load") or {}, summary.get("totals") or {}
-    if workload == "iibench":
-        n = summary.get("documents_inserted")
-        return {str(params.get("collection", "purchases_index")): int(n) if n is not None else None}
-    if workload == "sysbench-update":
-        prefix, size = str(params.get("collection", "sbtest")), params.get("table_size")
-        return {f"{prefix}{t}": int(size) if size is not None else None for t in range(1, int(params.get("tables", 1)) + 1)}
-    if workload == "ycsb":
-        records = load.get("records")
-        return {str(params.get("table", "usertable")):
-                int(records) + _items(totals, "insert") if records is not None else None}
-    if workload == "linkbench":
-        prefix = str(params.get("collection_prefix", "lb_"))
-        nodes = load.get("nodes")
-        return {f"{prefix}node": int(nodes) + _items(totals, "add_node") - _items(totals, "delete_node")
-                if nodes is not None else None, f"{prefix}link": None, f"{prefix}count": None}
-    raise ValueError(f"read-back: no collections known for workload {workload!r}")
+    than 0)} for ``workload`` run with ``params`` (its summary: what the driver reports), as the
+    workload's folder states it (Workload.written)."""
+    written = registry.get(workload).written
+    if written is None:
+        raise ValueError(f"read-back: no collections known for workload {workload!r}")
+    return written(params, summary)
 
 
 def shortfalls(want: dict, got: dict) -> list[str]:

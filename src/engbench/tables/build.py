@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..normalize import units
+from ..workloads import units
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
 from .read import RunError, read_calibration, read_manifest, read_run, read_target
 from .rows import (EXTRA_TABLES, INCOMPLETE, INTERVAL_COLS, LATENCY_COLS, METRICS, RUNS_HEAD, RUNS_TAIL,

@@ -13,9 +13,9 @@ from .. import workloads as registry
 from ..normalize import device as dev
 from ..normalize import machine as busy
 from ..normalize import sizes as sz
-from ..normalize import units
 from ..normalize import workloads as wl
 from ..run.machine import machine_key
+from ..workloads import units
 from .read import RunCaptures
 
 PER_N = units.PER_N

@@ -1,18 +1,19 @@
 """The workload registry. What each workload is, stated once, in its folder (workloads/<name>/,
 the mirror of driver/src/workloads/<name>/): its operation unit, the op whose requests or items are
 its operations, the per-operation bases it reports, its table shapes, chart titles, section
-introduction and notebook. Read by engbench.tables (op_unit, ops, bases), engbench.normalize.views,
-the report (tables, charts, paper, prose) and the notebooks (notebooks/, tests/test_layout.py).
+introduction, references and notebook, and what it writes. Read by engbench.tables (op_unit, ops,
+bases), engbench.run.readback (what it writes), the report (tables, charts, paper, prose) and the
+notebooks (notebooks/, tests/test_layout.py).
 
-The operation units and per-op bases are engbench.normalize.units, the shape of an entry
-spec.Workload. A workload is its folder and one line of FOLDERS (docs/adding-a-workload.md);
-one the registry does not know counts the requests of all its ops (unit request)."""
+The operation units and per-op bases are units.py, the shape of an entry spec.Workload. A
+workload is its folder and one line of FOLDERS (docs/adding-a-workload.md); one the registry
+does not know counts the requests of all its ops (unit request)."""
 
 from __future__ import annotations
 
-from ..normalize.units import REQUEST
 from . import bulk_insert, cache_pollution, fillseq, iibench, linkbench, sysbench_update, ycsb
 from .spec import Workload
+from .units import REQUEST
 
 FOLDERS = (  # one line per workload, in the paper's section order
     iibench,

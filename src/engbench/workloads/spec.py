@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
-from ..normalize.units import Unit
+from .units import Unit
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class Workload:
     point_read_op: str | None = None  # the op whose requests are point reads (reads_per_point_read)
     cite: tuple = ()         # what its section cites: keys of references.bib (paper/references.csv,
                              # report.citation.SOURCE_KEY)
+    written: Callable | None = None  # (params, summary) → {collection or table: the least it must hold
+                                     # after a run (None: more than 0)}: run.readback reads them back
 
     @property
     def op_label(self) -> str:
@@ -31,3 +34,8 @@ class Workload:
     def rate_title(self) -> str:
         """The rate chart's title: "Inserts per second", "Updates per second"."""
         return f"{self.op_name.capitalize()}s per second"
+
+
+def op_items(totals: dict, op: str) -> int:
+    """The items of ``op`` in a driver summary's totals (0 when the op did not run)."""
+    return int((totals.get(op) or {}).get("items") or 0)

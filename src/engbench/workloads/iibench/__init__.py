@@ -1,7 +1,15 @@
-"""The iibench workload (driver/src/workloads/iibench/): its registry entry."""
+"""The iibench workload (driver/src/workloads/iibench/): its registry entry and what it writes
+(read back on the server targets, engbench.run.readback)."""
 
-from ...normalize.units import DOCUMENT
 from ..spec import Workload
+from ..units import DOCUMENT
+
+
+def written(params: dict, summary: dict) -> dict:
+    """<collection>: the summary's documents_inserted."""
+    n = summary.get("documents_inserted")
+    return {str(params.get("collection", "purchases_index")): int(n) if n is not None else None}
+
 
 WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "batch"), None,
                     ("per_insert", "per_200k", "rum"),
@@ -9,4 +17,5 @@ WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "bat
                     "arrive in random order: a B-tree reads and writes a random leaf per index entry once "
                     "its indexes outgrow the cache, an LSM tree defers that work to merges.",
                     "iibench.ipynb",
-                    cite=("iibench", "source-003"))
+                    cite=("iibench", "source-003"),
+                    written=written)

@@ -1,7 +1,19 @@
-"""The linkbench workload (driver/src/workloads/linkbench/): its registry entry."""
+"""The linkbench workload (driver/src/workloads/linkbench/): its registry entry and what it writes
+(read back on the server targets, engbench.run.readback)."""
 
-from ...normalize.units import TRANSACTION
-from ..spec import Workload
+from ..spec import Workload, op_items
+from ..units import TRANSACTION
+
+
+def written(params: dict, summary: dict) -> dict:
+    """<prefix>node: the load's nodes + add_node − delete_node items; <prefix>link and <prefix>count:
+    more than 0 (deletes hide links; counts follow them)."""
+    load, totals = summary.get("load") or {}, summary.get("totals") or {}
+    prefix = str(params.get("collection_prefix", "lb_"))
+    nodes = load.get("nodes")
+    return {f"{prefix}node": int(nodes) + op_items(totals, "add_node") - op_items(totals, "delete_node")
+            if nodes is not None else None, f"{prefix}link": None, f"{prefix}count": None}
+
 
 # the per-type ops repeat "request"; the per-transaction table of linkbench is its query table
 # (report.workload_tables), which adds the p99 of four operations to the per_txn columns
@@ -10,4 +22,5 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     "one transaction, and the p99 columns are update_node (un), get_node (gn), update_link "
                     "(ul) and get_links_list (gll).",
                     "linkbench.ipynb",
-                    cite=("linkbench", "source-000"))
+                    cite=("linkbench", "source-000"),
+                    written=written)

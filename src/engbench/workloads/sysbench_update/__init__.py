@@ -1,7 +1,15 @@
-"""The sysbench-update workload (driver/src/workloads/sysbench_update/): its registry entry."""
+"""The sysbench-update workload (driver/src/workloads/sysbench_update/): its registry entry and what it writes
+(read back on the server targets, engbench.run.readback)."""
 
-from ...normalize.units import TRANSACTION
 from ..spec import Workload
+from ..units import TRANSACTION
+
+
+def written(params: dict, summary: dict) -> dict:
+    """<collection>1 … <collection><tables>: table_size rows each."""
+    prefix, size = str(params.get("collection", "sbtest")), params.get("table_size")
+    return {f"{prefix}{t}": int(size) if size is not None else None for t in range(1, int(params.get("tables", 1)) + 1)}
+
 
 # update.c<N> repeat the updates of "update" per step
 WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",), ("update",), ("per_txn", "rum"),
@@ -9,4 +17,5 @@ WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",),
                     "at a rising number of clients (one step per client count); disk reads per update is "
                     "iostat r/s over a step's window divided by its updates per second.",
                     "sysbench_update.ipynb",
-                    cite=("sysbench", "source-001"))
+                    cite=("sysbench", "source-001"),
+                    written=written)

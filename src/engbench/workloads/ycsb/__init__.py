@@ -1,7 +1,17 @@
-"""The ycsb workload (driver/src/workloads/ycsb/): its registry entry."""
+"""The ycsb workload (driver/src/workloads/ycsb/): its registry entry and what it writes
+(read back on the server targets, engbench.run.readback)."""
 
-from ...normalize.units import REQUEST
-from ..spec import Workload
+from ..spec import Workload, op_items
+from ..units import REQUEST
+
+
+def written(params: dict, summary: dict) -> dict:
+    """<table>: the load's records, plus the run phase's inserts."""
+    load, totals = summary.get("load") or {}, summary.get("totals") or {}
+    records = load.get("records")
+    return {str(params.get("table", "usertable")):
+            int(records) + op_items(totals, "insert") if records is not None else None}
+
 
 # read, update, insert, scan, read_modify_write repeat "request" (one per YCSB operation)
 WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request",), ("per_request", "rum"),
@@ -11,4 +21,5 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     "KB read per logical KB the reads and scans returned; reads per point read is device "
                     "reads per YCSB read.",
                     "ycsb.ipynb", point_read_op="read",
-                    cite=("ycsb",))
+                    cite=("ycsb",),
+                    written=written)
