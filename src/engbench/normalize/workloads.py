@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 
+from .. import workloads as registry
 from .amplification import load_write_amp
 from .costs import window_costs
 from .perop import max_rss_gb, mcpu_per_op, process_kb_per_op, rate_per_op
@@ -27,22 +28,21 @@ CACHE_STATS = {
                 "rocksdb.block.cache.miss", "rocksdb.block.cache.data.hit", "rocksdb.block.cache.data.miss"],
 }
 CACHE_STATS["wiredtiger-lsm"] = CACHE_STATS["wiredtiger"]
-# the engines' own read counters, kept beside them for the workloads that measure reads (YCSB), so
-# that engbench.normalize.rum.engine_reads can put them beside read amplification; the runs of
-# other workloads keep exactly the CACHE_STATS rows
+# the engines' own read counters, kept beside them for the workloads that measure reads (registry
+# entry engine_stats "read"), so that engbench.normalize.rum.engine_reads can put them beside read
+# amplification; the runs of other workloads keep exactly the CACHE_STATS rows
 READ_STATS = {
     "wiredtiger": ["cache: pages read into cache", "cache: bytes read into cache"],
     "rocksdb": ["rocksdb.block.cache.miss", "rocksdb.last.level.read.bytes",
                 "rocksdb.non.last.level.read.bytes"],
 }
 READ_STATS["wiredtiger-lsm"] = READ_STATS["wiredtiger"]
-READ_STATS_WORKLOADS = ("ycsb",)
 # WiredTiger's log slot counters (log_slot_figures), kept for the workloads that measure the journal
+# (registry entry engine_stats "log")
 LOG_STATS = {"wiredtiger": ["log: slot join calls did not yield", "log: slot join calls yielded",
                             "log: slot join calls slept", "log: slot joins yield time (usecs)",
                             "log: log write operations"]}
 LOG_STATS["wiredtiger-lsm"] = LOG_STATS["wiredtiger"]
-LOG_STATS_WORKLOADS = ("bulk-insert",)
 # before: after the load (and warm-up); cold_start / mid: right before / after cache-pollution's
 # cold pass; after: at the run's end
 SNAPSHOTS = ("before", "cold_start", "mid", "after")
@@ -110,8 +110,9 @@ def load_inserts(workload: str, load: dict) -> int | None:
     """What the load inserted: linkbench nodes + links (the count rows are maintained alongside,
     not counted, as LinkBench's load reports nodes and links), sysbench-update rows,
     cache-pollution hot + cold documents (when the summary says so), ycsb records."""
-    if workload == "linkbench":
-        return int(load.get("nodes", 0)) + int(load.get("links", 0))
+    sums = registry.get(workload).load_sums
+    if sums:
+        return sum(int(load.get(k, 0)) for k in sums)
     for key in ("rows", "documents", "docs", "records"):
         if key in load:
             return int(load[key])
@@ -124,7 +125,8 @@ def load_logical_bytes(workload: str, summary: dict) -> float | None:
     inserted nothing (no insert or read-modify-write op in totals: workloads A, B, C; an update
     rewrites a field with one of the same length). None otherwise."""
     totals = summary.get("totals") or {}
-    if workload != "ycsb" or any(op in totals for op in ("insert", "read_modify_write")):
+    inserting = registry.get(workload).inserting_ops
+    if inserting is None or any(op in totals for op in inserting):
         return None
     stored = summary.get("logical_bytes_stored")
     return float(stored) if isinstance(stored, (int, float)) and not isinstance(stored, bool) else None
@@ -267,14 +269,15 @@ def log_slot_figures(before: dict | None, after: dict | None) -> dict:
 
 def cache_stat_rows(engine: str, snapshots: dict, workload: str | None = None) -> list[dict]:
     """(snapshot, stat, value) for the CACHE_STATS of ``engine`` (and its READ_STATS when
-    ``workload`` is one of READ_STATS_WORKLOADS, its LOG_STATS when one of LOG_STATS_WORKLOADS) in
+    ``workload``'s registry entry keeps "read" engine_stats, its LOG_STATS when "log") in
     each snapshot present ({"before": dict, "cold_start": dict, "mid": dict, "after": dict}), then the same statistics per table where the engine reports them
     ("table:cp_hot | cache: bytes currently in the cache": WiredTiger's per-data-source
     statistics); a stat missing from a snapshot is left out."""
     names = list(CACHE_STATS.get(engine, []))
-    if workload in READ_STATS_WORKLOADS:
+    kept = registry.get(workload).engine_stats if workload is not None else ()
+    if "read" in kept:
         names += [n for n in READ_STATS.get(engine, []) if n not in names]
-    if workload in LOG_STATS_WORKLOADS:
+    if "log" in kept:
         names += [n for n in LOG_STATS.get(engine, []) if n not in names]
     rows = []
     for snap in SNAPSHOTS:

@@ -24,6 +24,12 @@ class Workload:
                              # report.citation.SOURCE_KEY)
     written: Callable | None = None  # (params, summary) → {collection or table: the least it must hold
                                      # after a run (None: more than 0)}: run.readback reads them back
+    engine_stats: tuple = ()  # engine statistics its runs keep beyond the cache's: "read" (the engine's
+                              # read counters), "log" (WiredTiger's log slots): normalize.workloads
+    load_sums: tuple = ()    # what its load inserted: the sum of these counts of the summary's load
+                             # (empty: its rows, documents, docs or records, the first given)
+    inserting_ops: tuple | None = None  # the run phase's ops that insert: a run without any of them
+                                        # stored the load's logical bytes (None: not told)
 
     @property
     def op_label(self) -> str:

@@ -7,4 +7,5 @@ WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch")
                     "Bulk insert loads small documents in unordered batches; the journal (log/WAL) and "
                     "block compression knobs change how many bytes each document costs on disk.",
                     "bulk_insert.ipynb",
-                    cite=("source-002",))
+                    cite=("source-002",),
+                    engine_stats=("log",))

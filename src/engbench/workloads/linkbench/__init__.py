@@ -23,4 +23,5 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     "(ul) and get_links_list (gll).",
                     "linkbench.ipynb",
                     cite=("linkbench", "source-000"),
-                    written=written)
+                    written=written,
+                    load_sums=("nodes", "links"))

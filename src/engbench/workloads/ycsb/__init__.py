@@ -22,4 +22,5 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     "reads per YCSB read.",
                     "ycsb.ipynb", point_read_op="read",
                     cite=("ycsb",),
-                    written=written)
+                    written=written,
+                    engine_stats=("read",), inserting_ops=("insert", "read_modify_write"))
