@@ -72,7 +72,7 @@ def test_tables_are_per_transaction(reported):
         "engine", "n", "tps (txn/s)", "r/t (reads/txn)", "rKB/t (KB/txn)", "wKB/t (KB/txn)",
         "Mcpu/t ((us+sy)·1e6/tps)", "size (GB)", "rss (GB)"]
     assert tabs["per_txn"].title.endswith("— per transaction")
-    query = workload_tables.linkbench_tables(exps["linkbench"], proc["latency"], proc["loads"])[0][0]
+    query = workload_tables.query_tables(exps["linkbench"], proc["latency"], proc["loads"])[0][0]
     assert list(query.printed.columns)[2:6] == ["tps (txn/s)", "r/t (reads/txn)", "rKB/t (KB/txn)", "wKB/t (KB/txn)"]
     assert "p99 gll (ms)" in query.printed.columns
 

@@ -41,6 +41,15 @@ from .data import ENGINE_ORDER, where, where_groups
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
+# The parts of a workload's section beyond every workload's tables and charts; a workload names its
+# own in its registry entry (Workload.parts):
+#   steps        a concurrency sweep: the per-step tables, the chart of rate and reads against clients
+#   query        the per-transaction table with the p99 of the query mix, and the load's table
+#   bulk         the journal and compression knobs beside the bytes per document
+#   cache        the hot read rate before, during and after a cold pass (table, chart), cache statistics
+#   read_once    read_once true against false, across the section's experiments
+#   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
+PARTS = ("steps", "query", "bulk", "cache", "read_once", "rum_corners")
 
 
 def md_text(text) -> str:
@@ -100,14 +109,13 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     """Save every chart; experiment key → [(caption, relative path)]; "sweeps" → same."""
     out = {}
     for e in exps:
-        m = machine_of(e.runs)
+        m, parts = machine_of(e.runs), registry.get(e.workload).parts
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
                 ("steps", "Updates per second and disk reads per update against the number of clients.",
-                 workload_charts.steps(e, proc["steps"], m) if e.workload == "sysbench-update" else None),
+                 workload_charts.steps(e, proc["steps"], m) if "steps" in parts else None),
                 ("phases", "Hot reads per second before, during and after the cold pass.",
-                 workload_charts.cache_phases(e, proc["cache_pollution"], m)
-                 if e.workload == "cache-pollution" else None),
+                 workload_charts.cache_phases(e, proc["cache_pollution"], m) if "cache" in parts else None),
                 ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
                 ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
                 ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
@@ -136,13 +144,14 @@ def _sweep_groups(runs):
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
     """The workload-specific tables of one experiment (first), and a note for the text."""
-    if e.workload == "sysbench-update":
-        return workload_tables.sysbench_tables(e, proc["steps"]), None
-    if e.workload == "linkbench":
-        return workload_tables.linkbench_tables(e, proc["latency"], proc["loads"])
-    if e.workload == "bulk-insert":
+    parts = registry.get(e.workload).parts
+    if "steps" in parts:
+        return workload_tables.steps_tables(e, proc["steps"]), None
+    if "query" in parts:
+        return workload_tables.query_tables(e, proc["latency"], proc["loads"])
+    if "bulk" in parts:
         return workload_tables.bulk_tables(e), None
-    if e.workload == "cache-pollution":
+    if "cache" in parts:
         return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
     return [], None
 
@@ -155,8 +164,8 @@ def sections(exps, proc, nums) -> list[dict]:
                                                                else len(order), w))
     out = []
     for w in present:
-        wl_tabs, text = [], []
-        if w == "cache-pollution":
+        wl_tabs, text, parts = [], [], registry.get(w).parts
+        if "read_once" in parts:
             groups = where_groups(proc["runs"][proc["runs"]["workload"] == w])
             for tag, sub in groups:
                 t = workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
@@ -166,7 +175,7 @@ def sections(exps, proc, nums) -> list[dict]:
                 said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
                 text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
         charts_ = []
-        if w == "ycsb":  # the RUM corners and the read counters, per machine, run limits and records
+        if "rum_corners" in parts:  # the RUM corners and the read counters, per machine, run limits and records
             for tag, sub in ycsb_rum.ycsb_groups(proc["runs"]):
                 long = ycsb_rum.rum_long(sub, proc["loads"])
                 counters = ycsb_rum.read_counters_table(sub, proc["engine_stats"], proc["intervals"], tag)

@@ -29,8 +29,8 @@ def _list(n, key, pairs, rule, unit=""):
 
 def experiment_sentences(exp, proc, n: dict) -> list[str]:
     """Sentences for one experiment; adds the numbers quoted to ``n``."""
-    k, out = exp.key, []
-    if exp.workload == "sysbench-update":
+    k, out, parts = exp.key, [], registry.get(exp.workload).parts
+    if "steps" in parts:
         st = with_config(proc["steps"], exp)
         st = st[st["ran"].astype(bool)] if len(st) else st
         if len(st):
@@ -41,17 +41,17 @@ def experiment_sentences(exp, proc, n: dict) -> list[str]:
             rt = _mean_by(at, "r_per_op", exp.configs)
             if rt:
                 out.append(f"Disk reads per update at {c} clients: {_list(n, f'{k}.steps.c{c}.r_per_t', rt, 2)}.")
-    elif exp.workload == "linkbench":
+    elif "query" in parts:
         lat = proc["latency"]
         gll = with_config(lat[lat["op"] == "get_links_list"].assign(ms=lambda f: f["p99_us"] / 1000), exp)
         if len(gll):
             out.append("p99 of get_links_list (ms): "
                        f"{_list(n, f'{k}.p99_gll_ms', _mean_by(gll, 'ms', exp.configs), 'ms')}.")
-    elif exp.workload == "bulk-insert":
+    elif "bulk" in parts:
         pairs = _mean_by(exp.runs, "bytes_per_document", exp.configs) if "bytes_per_document" in exp.runs else []
         if pairs:
             out.append(f"Bytes on disk per document: {_list(n, f'{k}.bytes_per_document', pairs, 1)}.")
-    elif exp.workload == "cache-pollution":
+    elif "cache" in parts:
         cp = with_config(proc["cache_pollution"], exp)
         if len(cp):
             cp = cp.assign(drop=[pct_change(d, b) for d, b in zip(cp["gets_per_s_during"], cp["gets_per_s_before"])])

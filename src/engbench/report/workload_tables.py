@@ -74,7 +74,7 @@ def with_config(frame, exp):
 
 # --- sysbench-update ---------------------------------------------------------------------
 
-def sysbench_tables(exp, steps) -> list[Table]:
+def steps_tables(exp, steps) -> list[Table]:
     st = with_config(steps, exp)
     if st.empty:
         return []
@@ -109,7 +109,7 @@ def sysbench_tables(exp, steps) -> list[Table]:
 
 # --- linkbench ---------------------------------------------------------------------------
 
-def linkbench_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
+def query_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     """The query table, and the load table or the reason there is none."""
     lat = latency[latency["run_id"].isin(exp.run_ids)]
     wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000
