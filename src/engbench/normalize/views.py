@@ -8,12 +8,13 @@ import pandas as pd
 from ..workloads import units
 
 # (printed header, runs column) per table kind
-IIBENCH = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),
-           ("size", "size_gb"), ("rss", "rss_gb")]
-IIBENCH_200K = [("vm.cs", "cs_per_200k"), ("vm.us+sy", "mcpu_per_op"),
-                ("io.kBw", "wkb_per_200k"), ("io.kBr", "rkb_per_200k"), ("io.r", "r_per_200k")]
-IIBENCH_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
-                 ("io.kBw", "wkb_per_batch"), ("io.kBr", "rkb_per_batch"), ("io.r", "r_per_batch")]
+# (the source documents' iibench tables: per insert, per 200k inserts; and per request of `batch`)
+PER_INSERT = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),
+              ("size", "size_gb"), ("rss", "rss_gb")]
+PER_200K = [("vm.cs", "cs_per_200k"), ("vm.us+sy", "mcpu_per_op"),
+            ("io.kBw", "wkb_per_200k"), ("io.kBr", "rkb_per_200k"), ("io.r", "r_per_200k")]
+PER_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
+             ("io.kBw", "wkb_per_batch"), ("io.kBr", "rkb_per_batch"), ("io.r", "r_per_batch")]
 
 
 def per_op_columns(unit: units.Unit) -> list:
@@ -28,8 +29,8 @@ def per_op_columns(unit: units.Unit) -> list:
 TXN = per_op_columns(units.TRANSACTION)
 REQ = per_op_columns(units.REQUEST)
 # kind → (title, columns); the report's tables (engbench.report.tables) use the same kinds
-KINDS = {"per_insert": ("per insert (document)", IIBENCH), "per_200k": ("per 200k inserts", IIBENCH_200K),
-         "per_batch": ("per request of `batch` inserts", IIBENCH_BATCH),
+KINDS = {"per_insert": ("per insert (document)", PER_INSERT), "per_200k": ("per 200k inserts", PER_200K),
+         "per_batch": ("per request of `batch` inserts", PER_BATCH),
          "per_txn": ("per transaction", TXN), "per_request": ("per request", REQ)}
 UNIT_VIEWS = {"document": ("per_insert", "per_200k", "per_batch"), "transaction": ("per_txn",),
               "request": ("per_request",)}
