@@ -1,7 +1,8 @@
 """The package's layering (issue 29), kept true: the import-linter contracts in pyproject.toml
-(layers from the command down to `paths`, no circles at any depth) hold, every top-level module
-of engbench stands on a layer, and a function-local import of engbench says why it is not at the
-top (`# local: <reason>`), so none hides a circle."""
+(layers from the command down to `paths`, no circles at any depth, the workload folders apart from
+each other and reached only through the registry) hold, every top-level module of engbench stands
+on a layer and is held to the registry, and a function-local import of engbench says why it is not
+at the top (`# local: <reason>`), so none hides a circle."""
 
 import ast
 import pkgutil
@@ -35,6 +36,12 @@ def test_every_top_level_module_stands_on_a_layer():
     modules = {f"engbench.{m.name}" for m in pkgutil.iter_modules(engbench.__path__)}
     assert modules == set(placed), f"not on a layer: {sorted(modules - set(placed))}; " \
                                    f"no such module: {sorted(set(placed) - modules)}"
+
+
+def test_every_module_but_the_registry_reaches_a_workload_folder_only_through_it():
+    sources = set(next(c for c in contracts() if c["id"] == "through-the-registry")["source_modules"])
+    modules = {f"engbench.{m.name}" for m in pkgutil.iter_modules(engbench.__path__)}
+    assert sources == modules - {"engbench.workloads"}, sorted(sources ^ (modules - {"engbench.workloads"}))
 
 
 def local_imports(path: Path) -> list[tuple[int, str]]:
