@@ -13,7 +13,7 @@ from pathlib import Path
 
 from engbench import paths
 from engbench.cli import main
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 
 REPO = Path(__file__).resolve().parents[1]
 ENGINES = {"wiredtiger": (1.0, 1, 3 * 2**28), "sqlite": (0.8, 1, 3 * 2**28),
@@ -37,18 +37,18 @@ def main_(argv=None):
     with tempfile.TemporaryDirectory(prefix="engbench-bench-") as tmp:
         tmp = Path(tmp)
         raw, processed = paths.raw_dir(), paths.processed_dir()
-        if args.generated or not find_runs(raw):
+        if args.generated or not runs_in(raw):
             sys.path.insert(0, str(REPO / "tests"))
             from test_report import make_runs
             raw, processed = tmp / "raw", tmp / "processed"
             t = time.perf_counter()
             make_runs(raw, repeats=args.runs_per_engine, engines=ENGINES, sweep={"loader_threads": [2]})
-            print(f"generated {len(find_runs(raw))} sealed run directories in {time.perf_counter() - t:.2f} s")
+            print(f"generated {len(runs_in(raw))} sealed run directories in {time.perf_counter() - t:.2f} s")
             t = time.perf_counter()
-            write_tables(build_tables(find_runs(raw)), processed)
+            write_tables(build_tables(runs_in(raw)), processed)
             print(f"{'process (library call)':<28} {time.perf_counter() - t:7.2f} s")
         else:
-            print(f"shipped runs: {len(find_runs(raw))} in {raw}")
+            print(f"shipped runs: {len(runs_in(raw))} in {raw}")
         out = tmp / "paper"
         r, rc1 = timed("engbench report", ["report", "--processed", str(processed), "--raw", str(raw),
                                            "--out", str(out)])

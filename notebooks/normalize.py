@@ -34,10 +34,10 @@ from pathlib import Path
 
 from engbench import notebooks, paths
 from engbench.normalize.views import source_views
-from engbench.tables import build_tables, find_runs
+from engbench.tables import build_tables, runs_in
 
 notebooks.setup()  # charts as PNG images drawn in the kernel (vl-convert): no network, shown on any git host
-run_dirs = find_runs(Path(raw_dir) if raw_dir else paths.raw_dir())
+run_dirs = runs_in(Path(raw_dir) if raw_dir else paths.raw_dir())
 tables = build_tables(run_dirs, include_incomplete=include_incomplete) if run_dirs else None
 print(f"{len(run_dirs)} run directories")
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from engbench.run import rundir
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from test_process import T0, make_run
 
@@ -90,7 +90,7 @@ def make_runs(root, repeats=1, engines=ENGINES, sweep=None):
 def processed(tmp_path):
     raw = tmp_path / "raw"
     make_runs(raw, repeats=1)
-    tables = build_tables(find_runs(raw))
+    tables = build_tables(runs_in(raw))
     write_tables(tables, tmp_path / "processed")
     return tmp_path
 
@@ -168,7 +168,7 @@ def test_rounding_rules():
 def test_repeated_runs_show_mean_range_and_n(tmp_path):
     from engbench.report import data, tables
     make_runs(tmp_path / "raw", repeats=2)
-    write_tables(build_tables(find_runs(tmp_path / "raw")), tmp_path / "processed")
+    write_tables(build_tables(runs_in(tmp_path / "raw")), tmp_path / "processed")
     proc, exp = _exp(tmp_path)
     t = tables.experiment_tables(exp, proc["latency"])[0].printed.set_index("engine")
     q = proc["runs"].groupby("engine")["q"]
@@ -215,7 +215,7 @@ def test_charts_name_workload_machine_and_runs(processed):
 def test_sweep_only_when_the_data_varies(tmp_path):
     from engbench.report import charts
     make_runs(tmp_path / "raw", engines={"wiredtiger": ENGINES["wiredtiger"]}, sweep={"loader_threads": [2, 4]})
-    runs = build_tables(find_runs(tmp_path / "raw"))["runs"]
+    runs = build_tables(runs_in(tmp_path / "raw"))["runs"]
     assert charts.sweep_columns(runs) == ["param.loader_threads"]
     d = charts.sweep(runs, "param.loader_threads", "iibench", "m").to_dict()
     assert d["spec"]["layer"][0]["encoding"]["x"]["field"] == "x" and "loader_threads" in d["title"]["text"]
@@ -278,7 +278,7 @@ def _mixed(tmp_path):
         d = make_sysbench_run(raw, name=f"20261121T070000Z_sysbench-update_{engine}_vm", engine=engine, factor=f)
         _patch_json(d / "manifest.json", lambda m: m.update(hardware=MACHINE))
         rundir.seal(d)
-    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    write_tables(build_tables(runs_in(raw)), tmp_path / "processed")
     return tmp_path
 
 
@@ -369,7 +369,7 @@ def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
     for f in (d / "driver" / "summary.json", d / "manifest.json", d / "driver", d):
         f.chmod(0o755 if f.is_dir() else 0o644)
     _patch_json(d / "driver" / "summary.json", lambda s: s.update(warnings=["load window not recorded"]))
-    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    write_tables(build_tables(runs_in(raw)), tmp_path / "processed")
     proc = load_processed(tmp_path / "processed")
     exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
     tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exp, proc["latency"])}

@@ -5,7 +5,7 @@ rate chart where it binds. Run directories from the real burst captures (test_re
 import pytest
 
 from engbench.run import rundir
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from test_process import T0
 from test_report import MACHINE, _build, _patch_json, make_engine_run
 
@@ -29,7 +29,7 @@ def test_two_machines_two_experiments_and_ratios_within_each(tmp_path):
                                                   ("wiredtiger", 1.0, OTHER), ("rocksdb", 4.0, OTHER)]):
         d = make_engine_run(raw, engine, factor, when=when, seal=False)
         rundir.seal(_on(d, hardware=hw))
-    write_tables(build_tables(find_runs(raw)), tmp_path / "processed")
+    write_tables(build_tables(runs_in(raw)), tmp_path / "processed")
     build = _build(tmp_path).parent
     rel = sorted(build.glob("tables/*.per_insert.rel.csv"))
     assert len(rel) == 2  # one experiment per machine, never one averaged over both
@@ -53,7 +53,7 @@ def test_read_iops_limit_is_a_line_on_the_rate_chart(tmp_path):
     rows += [f"{T0 + k},0,0,0,0,{262.144 * (k + 2)},0,{4096 * 262.144 * (k + 2)},0" for k in range(-2, 13)]
     (d / "cgroup.csv").write_text("\n".join(rows) + "\n")
     rundir.seal(d)
-    proc = build_tables(find_runs(raw))
+    proc = build_tables(runs_in(raw))
     run = proc["runs"].iloc[0]
     assert run["limits"] == "read 100 IOPS, cgroup v1" and run["cg_r_per_op"] == pytest.approx(0.01)
     exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
@@ -82,7 +82,7 @@ def test_read_once_comparison_is_per_machine(tmp_path):
     raw = tmp_path / "raw"
     for when, (ro, hw) in enumerate([(False, None), (True, None), (False, OTHER), (True, OTHER)]):
         _cache_pollution_run(raw, when, ro, hw)
-    proc = build_tables(find_runs(raw))
+    proc = build_tables(runs_in(raw))
     groups = data.where_groups(proc["runs"])
     assert len(groups) == 2
     tabs = [workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)

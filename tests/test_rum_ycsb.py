@@ -16,7 +16,7 @@ import pytest
 
 from engbench import workloads
 from engbench.normalize.rum import engine_reads
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from conftest import DEVICE
 
@@ -41,7 +41,7 @@ def _unlock(root):
 
 
 def _process(root):
-    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    write_tables(build_tables(runs_in(root / "raw")), root / "processed")
     return load_processed(root / "processed")
 
 

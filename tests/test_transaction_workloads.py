@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 
 # about 2.5 s each, at a modest rate (two shared cores): long enough for whole 1-s intervals
@@ -29,7 +29,7 @@ def reported(tmp_path_factory):
         out = subprocess.run([sys.executable, "-m", "engbench.cli", "run", workload, *args, "--no-progress"],
                              capture_output=True, text=True, env=env, timeout=300)
         assert out.returncode == 0, out.stderr
-    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    write_tables(build_tables(runs_in(root / "raw")), root / "processed")
     from engbench.report import data, paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
     proc = load_processed(root / "processed")

@@ -10,7 +10,7 @@ import stat
 import pytest
 
 from engbench.cli import main
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from test_report import make_runs
 
 
@@ -19,7 +19,7 @@ def committed(tmp_path_factory):
     """Sealed runs, processed, and a paper built from them (as it would be committed)."""
     root = tmp_path_factory.mktemp("verify")
     make_runs(root / "raw", engines={"wiredtiger": (1.0, 1, 3 * 2**28), "rocksdb": (2.0, 2, 2**28)})
-    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    write_tables(build_tables(runs_in(root / "raw")), root / "processed")
     assert main(["report", "--processed", str(root / "processed"), "--raw", str(root / "raw"),
                  "--out", str(root / "paper")]) == 0
     return root
@@ -126,7 +126,7 @@ def test_changed_number_in_a_workload_table_is_caught(tmp_path, capsys):
     d = make_sysbench_run(tmp_path / "raw")
     _patch_json(d / "manifest.json", lambda m: m.update(hardware=MACHINE))
     rundir.seal(d)
-    write_tables(build_tables(find_runs(tmp_path / "raw")), tmp_path / "processed")
+    write_tables(build_tables(runs_in(tmp_path / "raw")), tmp_path / "processed")
     assert main(["report", "--processed", str(tmp_path / "processed"), "--raw", str(tmp_path / "raw"),
                  "--out", str(tmp_path / "paper"), "--no-png"]) == 0
     capsys.readouterr()

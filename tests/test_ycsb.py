@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from engbench import workloads
-from engbench.tables import build_tables, find_runs, write_tables
+from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 
 LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
@@ -66,7 +66,7 @@ def processed(tmp_path_factory):
     out = _run(root, "--engine", "sqlite", "--set", "workload=c", "--set", "recordcount=2000",
                "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "target_rate=4000")
     assert out.returncode == 0, out.stderr
-    write_tables(build_tables(find_runs(root / "raw")), root / "processed")
+    write_tables(build_tables(runs_in(root / "raw")), root / "processed")
     from engbench.report import paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
     proc = load_processed(root / "processed")

@@ -65,13 +65,14 @@ def refusal(run: Path, raw: Path) -> str | None:
     return None
 
 
-def find_run_dirs(root: Path) -> list[Path]:
-    """Directories holding manifest.json under (or being) `root`, not looking inside a run."""
+def runs_below(root: Path) -> list[Path]:
+    """Directories holding manifest.json at any depth below (or being) `root`, not looking inside a
+    run (rundir.runs_in looks only directly in a raw folder)."""
     if (root / rundir.MANIFEST).is_file():
         return [root]
     found = []
     for child in sorted(p for p in root.iterdir() if p.is_dir() and not p.is_symlink()):
-        found += find_run_dirs(child)
+        found += runs_below(child)
     return found
 
 
@@ -160,7 +161,7 @@ def import_runs(source: Path, raw: Path, skip_refused: bool = False) -> Report:
             root = Path(tmp)
         else:
             root = source
-        runs = find_run_dirs(root)
+        runs = runs_below(root)
         if not runs:
             raise SourceError(f"{source}: no run directory (none holds {rundir.MANIFEST})")
         report, accepted, names = Report(), [], set()

@@ -108,7 +108,7 @@ def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
     """key → (run directory, fingerprint) of every workflow run under `raw` that is `ok`, sealed and
     intact; the newest when a key was run more than once."""
     out = {}
-    for d in rundir.find_runs(raw):
+    for d in rundir.runs_in(raw):
         record = d / rundir.WORKFLOW_RECORD
         if not record.is_file() or rundir.read_manifest(d).get("status") != "ok" or rundir.check(d):
             continue

@@ -35,7 +35,7 @@ import pandas as pd
 from . import paths
 from .report import manuscript, paper
 from .run import rundir
-from .tables import build_tables, find_runs, write_tables
+from .tables import build_tables, runs_in, write_tables
 
 
 @dataclass
@@ -121,7 +121,7 @@ def verify(raw_dir=None, paper_dir=None, ignore_png=False, log=None) -> Result:
     raw_dir = Path(raw_dir) if raw_dir else paths.raw_dir()
     paper_dir = Path(paper_dir) if paper_dir else paths.REPO / "paper"
     res = Result()
-    dirs = find_runs(raw_dir)
+    dirs = runs_in(raw_dir)
     res.runs_checked = len(dirs)
     for d in dirs:
         res.raw += rundir.check(d)

@@ -76,11 +76,11 @@ def _num(value, decimals: int) -> str:
 def _process_and_report(run_dirs) -> int:
     """data/raw (with the new runs) → data/processed → paper/build/; prints paper.html's path."""
     # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
-    from ..tables import build_tables, find_runs, write_tables
+    from ..tables import build_tables, runs_in, write_tables
     from ..report import paper
 
     raw, processed = paths.raw_dir(), paths.processed_dir()
-    dirs = sorted(set(find_runs(raw)) | {Path(d) for d in run_dirs})
+    dirs = sorted(set(runs_in(raw)) | {Path(d) for d in run_dirs})
     log = lambda msg: print(f"engbench main: {msg}", file=sys.stderr)  # noqa: E731
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -28,11 +28,11 @@ def run(args) -> int:
     # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.normalize.views import format_view, source_views
     from engbench.parsers import ParseError
-    from engbench.tables import RunError, build_tables, find_runs, write_tables
+    from engbench.tables import RunError, build_tables, runs_in, write_tables
 
     args.raw = args.raw or paths.raw_dir()
     args.out = args.out or paths.processed_dir()
-    dirs = [Path(d) for d in args.run_dirs] or find_runs(args.raw)
+    dirs = [Path(d) for d in args.run_dirs] or runs_in(args.raw)
     if not dirs:
         print(f"engbench process: no run directories (looked in {args.raw})", file=sys.stderr)
         return 1

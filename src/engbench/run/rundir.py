@@ -151,7 +151,8 @@ def check(run_dir: Path) -> list[str]:
     return problems
 
 
-def find_runs(raw_root) -> list[Path]:
-    """Every run directory (one holding manifest.json) directly under raw_root, sorted."""
+def runs_in(raw_root) -> list[Path]:
+    """Every run directory (one holding manifest.json) directly in raw_root, sorted; the runs of a
+    raw folder (importer.runs_below looks at every depth)."""
     root = Path(raw_root)
     return sorted(p for p in root.iterdir() if (p / MANIFEST).is_file()) if root.is_dir() else []

@@ -63,10 +63,10 @@ Tables (sorted rows, fixed float format, no processing time: the same raw input,
 # devices table and each run's device use), build (every run → the tables, written deterministically).
 
 from ..parsers import ParseError
-from ..run.rundir import find_runs
+from ..run.rundir import runs_in
 from .build import build_tables, run_tables, write_tables
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
 from .read import RunCaptures, RunError, read_run
 
-__all__ = ["run_tables", "build_tables", "write_tables", "find_runs", "read_run", "RunCaptures", "RunError",
+__all__ = ["run_tables", "build_tables", "write_tables", "runs_in", "read_run", "RunCaptures", "RunError",
            "ParseError", "DEVICE_COLS", "calibration_row", "device_use", "step_device_use"]
