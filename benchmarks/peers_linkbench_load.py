@@ -115,10 +115,10 @@ def show(results):
     eb, peer = (results[names.index("engbench")], results[names.index("LinkBench")]) if pair else (None, None)
 
     def row(label, values, e=None, p=None):
-        ratio = f"{e / p:>14.2f}" if pair and p else ""
+        ratio = f"{e / p:>16.2f}" if pair and p else ""
         print(f"{label:<44}" + "".join(f"{fmt(v):>14}" for v in values) + ratio)
     print(f"\nper loaded link ({results[0]['links']:,} links)")
-    print(f"{'':<44}" + "".join(f"{n:>14}" for n in names) + (f"{'eb / LinkBench':>14}" if pair else ""))
+    print(f"{'':<44}" + "".join(f"{n:>14}" for n in names) + (f"{'eb / LinkBench':>16}" if pair else ""))
     for k in results[0]["per_link"]:
         row(k, [r["per_link"][k] for r in results], *((eb["per_link"][k], peer["per_link"][k]) if pair else ()))
     for t in ("link", "count", "node"):
