@@ -112,6 +112,23 @@ void Model::links_of(uint64_t id1, std::vector<std::pair<uint64_t, uint64_t>>* o
     for (uint64_t j = 0, n = real_links(id1, lt); j < n; ++j) out->emplace_back(lt, id1 + j);
 }
 
+// The load's times of id1's links: each list's times load time - j (j its links' positions),
+// shuffled among its links (Fisher-Yates) by a stream of (seed, id1).
+void Model::load_times(uint64_t id1, const std::vector<std::pair<uint64_t, uint64_t>>& links,
+                       std::vector<int64_t>* times) const {
+  times->resize(links.size());
+  Rng r(seed_ ^ 0x71AE5ULL, id1);
+  std::vector<uint64_t> pos, from;
+  for (uint64_t lt = 0; lt < ltc_; ++lt) {
+    pos.clear();
+    for (uint64_t j = 0; j < links.size(); ++j)
+      if (links[j].first == lt) pos.push_back(j);
+    from = pos;
+    for (size_t i = from.size(); i > 1; --i) std::swap(from[i - 1], from[r.uniform(i)]);
+    for (size_t k = 0; k < pos.size(); ++k) (*times)[pos[k]] = load_now_ms_ - static_cast<int64_t>(from[k]);
+  }
+}
+
 // Loaded links of (id1, link type).
 uint64_t Model::list_length(uint64_t id1, uint64_t lt) const {
   if (real_graph_) return real_links(id1, lt);
@@ -119,9 +136,10 @@ uint64_t Model::list_length(uint64_t id1, uint64_t lt) const {
   return od / ltc_ + (lt < od % ltc_ ? 1 : 0);
 }
 
-// The load's time of the k-th newest (k from 0) loaded link of (id1, link type): the load stamps
-// id1's j-th link (links_of order) with load time - j. Links written during the run are newer, so
-// a history page starts where the loaded list's page boundary was.
+// The load's time of the k-th newest (k from 0) loaded link of (id1, link type): the load gives a
+// list the times load time - j of its links' positions j (links_of order), shuffled among its links
+// (load_times), so its k-th newest time is that of its k-th position. Links written during the run
+// are newer, so a history page starts where the loaded list's page boundary was.
 int64_t Model::page_last_time(uint64_t id1, uint64_t lt, uint64_t k) const {
   uint64_t j;
   if (real_graph_) {

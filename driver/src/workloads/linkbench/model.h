@@ -108,11 +108,20 @@ class Model {
   uint64_t real_links(uint64_t id1, uint64_t lt) const;
   // id1's links in load order, as (link type, id2).
   void links_of(uint64_t id1, std::vector<std::pair<uint64_t, uint64_t>>* out) const;
+  // The load's times of id1's links (links_of order): each list (id1, link type) gets the times
+  // load time - j of its links' positions j, shuffled among its links (a pure function of (seed,
+  // id1)). LinkBench stamps each loaded link with a random time "so that id2 and timestamp aren't
+  // closely correlated" (LinkBenchLoad.chooseInitialTimestamp): the covering index then takes a
+  // list's entries in random order, as LinkBench's load inserts them. A list's times stay the same
+  // set, so page_last_time holds.
+  void load_times(uint64_t id1, const std::vector<std::pair<uint64_t, uint64_t>>& links,
+                  std::vector<int64_t>* times) const;
   // Loaded links of (id1, link type).
   uint64_t list_length(uint64_t id1, uint64_t lt) const;
   // The load's time of the k-th newest (k from 0) loaded link of (id1, link type): the load stamps
-  // id1's j-th link (links_of order) with load time - j. Links written during the run are newer, so
-  // a history page starts where the loaded list's page boundary was.
+  // id1's links with the times load time - j of the list's positions j (links_of order), in
+  // shuffled order (load_times). Links written during the run are newer, so a history page starts
+  // where the loaded list's page boundary was.
   int64_t page_last_time(uint64_t id1, uint64_t lt, uint64_t k) const;
   // The next request: every draw happens here, before any store call (the stream never depends on
   // results), and everything drawn is hashed.

@@ -281,6 +281,7 @@ class LinkBench final : public Workload, private Model {
     std::vector<LbCount> cd;
     std::vector<uint64_t> per_type(ltc_);
     std::vector<std::pair<uint64_t, uint64_t>> links;
+    std::vector<int64_t> times;
     uint64_t bytes = 0;
     auto send_links = [&] {
       if (ld.empty()) return;
@@ -298,13 +299,14 @@ class LinkBench final : public Workload, private Model {
       const uint64_t hi = std::min(maxid1_, lo + chunk);
       for (uint64_t id1 = lo; id1 < hi; ++id1) {
         links_of(id1, &links);
+        load_times(id1, links, &times);
         std::fill(per_type.begin(), per_type.end(), 0);
         for (uint64_t j = 0; j < links.size(); ++j) {
           const auto [lt, id2] = links[j];
           size_t len = std::min(kLinkDataMax, static_cast<size_t>(std::llround(link_size.sample(r))));
           ld.push_back(LbLink{static_cast<int64_t>(id1), static_cast<int64_t>(lt), static_cast<int64_t>(id2), kVisible,
                               std::string(link_buf_.data() + r.uniform(kBuf - len + 1), len),
-                              now_ms - static_cast<int64_t>(j), 0});
+                              times[j], 0});
           bytes += link_bytes(len);
           ++per_type[lt];
           if (ld.size() == chunk) send_links();
