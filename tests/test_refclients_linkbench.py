@@ -3,6 +3,7 @@ a LinkBench build (issue 19). Real driver runs on sqlite; the script run as a us
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,5 +127,16 @@ def test_getlinklist_history_sql_is_linkbenchs_through_the_covering_index(scratc
             first = sql.split(" AND time>=0")[0] + " AND visibility=1 ORDER BY time DESC LIMIT 0,100"
             cur.execute(first)
             newest = cur.fetchall()
+            # the load's times: shuffled among a list's links (LinkBench stamps each loaded link with a
+            # random time), not descending in id2 as they were (every list was then monotone)
+            table = re.search(r"FROM (\S+)", sql).group(1)
+            cur.execute(f"SELECT id1, link_type, id2, time FROM {table} ORDER BY id1, link_type, id2")
+            lists = {}
+            for id1, lt, _id2, t in cur.fetchall():
+                lists.setdefault((id1, lt), []).append(t)
     assert len(older) == 100 and len(newest) == 100
+    long = [ts for ts in lists.values() if len(ts) >= 4]
+    monotone = sum(all(a > b for a, b in zip(ts, ts[1:])) for ts in long)
+    assert len(long) >= 20 and monotone < len(long) / 2, (monotone, len(long))
+    assert all(len(set(ts)) == len(ts) for ts in lists.values())  # a list's times stay distinct
     assert max(r[5] for r in older) < min(r[5] for r in newest)  # time column: older than the first page
