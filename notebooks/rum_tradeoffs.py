@@ -50,7 +50,7 @@ raw_dir = None  # None: data/raw (or $ENGBENCH_RAW_DIR), for the machine named i
 from IPython.display import Markdown
 
 from engbench import notebooks
-from engbench.report.notebook import rum_summary
+from engbench.report.rum_tradeoffs import rum_summary
 
 notebooks.setup()  # charts as PNG images drawn in the kernel (vl-convert): no network, shown on any git host
 summary = rum_summary(processed_dir)
@@ -98,7 +98,7 @@ if means is not None:
 # through it the lowest to the highest run.
 
 # %%
-from engbench.report.notebook import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
+from engbench.report.rum_tradeoffs import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
 
 ycsb = ycsb_rum_long(processed_dir)
 if ycsb is None:

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from engbench import paths
-from engbench.report import data, notebook, tables, workload_charts, ycsb_rum
+from engbench.report import data, rum_tradeoffs, tables, workload_charts, ycsb_rum
 from engbench.tables.processed import load_processed
 
 SHIPPED = ("data/raw", "data/processed", "paper/build")
@@ -44,14 +44,14 @@ def _same(got: pd.DataFrame, want: pd.DataFrame, what: str):
 
 def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
     processed = shipped / "data" / "processed"
-    summary = notebook.rum_summary(processed)
+    summary = rum_tradeoffs.rum_summary(processed)
     proc = load_processed(processed)
     from engbench.report.data import ENGINE_ORDER
     from engbench.report.paper import DEFAULT_BASELINE
     # the notebook titles its experiments without the driver's parameter defaults (it runs on Binder,
-    # where there is no driver: notebook.no_defaults); the experiments, their keys and cells are the paper's
+    # where there is no driver: rum_tradeoffs.no_defaults); the experiments, their keys and cells are the paper's
     exps = [e for e in data.comparisons(proc["runs"], engine_order=[DEFAULT_BASELINE] + ENGINE_ORDER,
-                                        defaults_of=notebook.no_defaults)
+                                        defaults_of=rum_tradeoffs.no_defaults)
             if "rum" in e.spec.tables]
     assert exps and set(summary["experiment"]) == {e.title for e in exps}
     for e in exps:
@@ -69,9 +69,9 @@ def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
 def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     processed = shipped / "data" / "processed"
     want = _paper_csv(shipped, "ycsb.rum")
-    long = notebook.ycsb_rum_long(processed)
+    long = rum_tradeoffs.ycsb_rum_long(processed)
     assert long["tag"].unique().tolist() == [""]  # one regime shipped: the paper's ycsb.rum
-    _same(notebook.ycsb_rum_table(long).drop(columns=["regime"]), want, "rum_tradeoffs.ipynb")
+    _same(rum_tradeoffs.ycsb_rum_table(long).drop(columns=["regime"]), want, "rum_tradeoffs.ipynb")
     # notebooks/ycsb.ipynb processes the run directories itself
     runs = sorted(p for p in (shipped / "data" / "raw").glob("*_ycsb_*") if (p / "manifest.json").is_file())
     assert len(runs) == 45  # repro_ycsb_rum_{a,c,e}: 5 engines x 3 repetitions
@@ -92,7 +92,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
         assert v["panel"] == ycsb_rum.header(v["corner"], v["counter"])
         cell = want.set_index("engine").loc[v["config"], v["panel"]]
         assert cell.split(" ")[0] == tables.fmt(v["mean"], 2)
-    nb_spec = notebook.ycsb_rum_chart(long).to_dict()
+    nb_spec = rum_tradeoffs.ycsb_rum_chart(long).to_dict()
     (nb_values,) = nb_spec["datasets"].values()
     assert nb_values == values
 

@@ -256,9 +256,9 @@ SHIPPED_ENGINES = ["rocksdb", "wiredtiger", "lmdb", "sqlite", "wiredtiger-lsm"]
 @pytest.fixture(scope="module")
 def shipped_rum():
     from engbench import paths
-    from engbench.report import notebook
+    from engbench.report import rum_tradeoffs
     processed = paths.REPO / "data" / "processed"
-    return notebook.ycsb_rum_long(processed), notebook.ycsb_regime(processed, paths.REPO / "data" / "raw")
+    return rum_tradeoffs.ycsb_rum_long(processed), rum_tradeoffs.ycsb_regime(processed, paths.REPO / "data" / "raw")
 
 
 def test_shipped_tables_give_every_engine_all_three_corners(shipped_rum):
@@ -300,14 +300,14 @@ def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
 
 
 def test_rum_notebook_prose_and_chart_from_the_shipped_tables(shipped_rum):
-    from engbench.report import notebook
+    from engbench.report import rum_tradeoffs
     long, regime = shipped_rum
-    text = notebook.ycsb_rum_prose(long, regime)
+    text = rum_tradeoffs.ycsb_rum_prose(long, regime)
     assert "`run.memory_limit` 112 MiB" in text and "200,000 records" in text
     assert "- **update amp (A, B, F: updates) [process]**:" in text
     for engine in SHIPPED_ENGINES:
         assert f"- {engine}: lowest in" in text
-    table = notebook.ycsb_rum_table(long)
+    table = rum_tradeoffs.ycsb_rum_table(long)
     assert sorted(table["engine"]) == sorted(SHIPPED_ENGINES) and "NA" not in table.to_numpy().ravel().tolist()
-    spec = notebook.ycsb_rum_chart(long, regime["where"]).to_dict()
+    spec = rum_tradeoffs.ycsb_rum_chart(long, regime["where"]).to_dict()
     assert spec["facet"]["column"]["field"] == "panel"

@@ -130,14 +130,14 @@ def by_experiment(runs):
     """The runs table with `experiment` set to the title of the comparison each run belongs to and
     `engine` to its configuration label (engbench.report.data.comparisons: one workload, one
     parameter set, one machine, one set of run limits; never one mean across them), in the
-    paper's order; titled without the driver's defaults (report.notebook.no_defaults), so the same
+    paper's order; titled without the driver's defaults (report.rum_tradeoffs.no_defaults), so the same
     with and without the compiled driver."""
     import pandas as pd
 
     # local: the report (altair) loads when a notebook shows something, not for `engbench notebooks --check`
     from ..report import data
     from ..report.data import ENGINE_ORDER
-    from ..report.notebook import no_defaults
+    from ..report.rum_tradeoffs import no_defaults
     parts = [e.runs.assign(experiment=e.title, engine=e.runs["config"])
              for e in data.comparisons(runs, engine_order=ENGINE_ORDER, defaults_of=no_defaults)]
     return pd.concat(parts, ignore_index=True) if parts else runs.iloc[0:0]

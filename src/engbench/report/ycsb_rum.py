@@ -1,5 +1,5 @@
 """The YCSB side of RUM, one definition for every place that shows it: the paper's ycsb section
-(paper.sections), notebooks/rum_tradeoffs.ipynb (report.notebook) and notebooks/ycsb.ipynb
+(paper.sections), notebooks/rum_tradeoffs.ipynb (report.rum_tradeoffs) and notebooks/ycsb.ipynb
 (report.workload_charts.ycsb_rum_of_runs) all call rum_long, rum_table and rum_chart below, so a
 figure cannot have one value in the paper and another in a notebook (tests/test_one_definition.py
 compares them cell by cell).
