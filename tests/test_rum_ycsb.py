@@ -19,6 +19,7 @@ from engbench.normalize.rum import engine_reads
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from conftest import DEVICE
+from physical import page_cache_drops
 
 
 def _env(root):
@@ -216,7 +217,13 @@ def _own_reads_per_op(run_dir, r):
 @DEVICE
 def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     capped = _run(tmp_path, "rocksdb", *CAPPED, "run.memory_limit=48MB")
+    before = page_cache_drops()
     cached = _run(tmp_path, "rocksdb", *CAPPED)
+    drops = page_cache_drops() - before
+    if drops:  # something else (another test run's drop_caches) emptied the page cache under the control
+        before = page_cache_drops()
+        cached = _run(tmp_path, "rocksdb", *CAPPED)
+        drops = page_cache_drops() - before
     proc = _process(tmp_path)
     runs = proc["runs"].set_index("run_id")
     c, f = runs.loc[capped.name], runs.loc[cached.name]
@@ -228,7 +235,8 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])
     assert rpr[capped.name] >= 0.25  # iostat: the whole disk, so at least the run's own
     cached_own = _own_reads_per_op(cached, f)
-    assert cached_own < 0.05, cached_own  # everything served by the page cache
+    # everything served by the page cache (0.000 alone; 0.149 once while another test run dropped it)
+    assert cached_own < 0.05, (cached_own, "page cache drops during the control", drops)
     assert c["cg_r_per_op"] >= 5 * max(cached_own, 0.01)
     # The engine missed its 4 MB block cache about as often in both runs (2.2 blocks per read here):
     # what the memory limit changes is whether the OS page cache still holds the blocks.
