@@ -19,7 +19,9 @@ struct Pin {
 const Pin kPins[] = {
     {"iibench", R"({"max_rows": 3000, "batch": 100, "loader_threads": 2, "length_char_fields": 50})",
      "fec28d9b8b60be15"},
-    {"fillseq", R"({"num": 5000, "threads": 2, "batch": 100})", "4b8ef4dcc7ea57d8"},
+    // re-pinned in issue 30 (was 4b8ef4dcc7ea57d8): fillseq hashes each key's counter and value offset
+    // (and once per thread the sizes and the value buffer) instead of every key and value byte
+    {"fillseq", R"({"num": 5000, "threads": 2, "batch": 100})", "e4e4dd9fc39a2372"},
     {"sysbench-update", R"({"table_size": 2000, "clients": [1, 2], "seconds_per_step": 0, "updates_per_step": 3000})",
      "81b106ab0e947d6d"},
     {"sysbench-update",

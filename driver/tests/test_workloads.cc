@@ -185,6 +185,15 @@ TEST(Determinism, SameSeedSameHashOtherSeedOtherHash) {
   EXPECT_NE(f1, hash_of("fillseq", "null", 3, fs_params));
   fs_params["value_size"] = 101;
   EXPECT_NE(f1, hash_of("fillseq", "null", 1, fs_params));
+  // fillseq hashes key counters and value offsets, and the sizes once: each size still changes the digest
+  fs_params["value_size"] = 100;
+  fs_params["compressible_pct"] = 40;
+  EXPECT_NE(f1, hash_of("fillseq", "null", 1, fs_params));
+  fs_params["compressible_pct"] = 50;
+  fs_params["key_size"] = 17;
+  EXPECT_NE(f1, hash_of("fillseq", "null", 1, fs_params));
+  fs_params["key_size"] = 16;
+  EXPECT_EQ(f1, hash_of("fillseq", "null", 1, fs_params));
 }
 
 TEST(Fillseq, WritesSequentialKeysToOneTable) {
