@@ -21,9 +21,9 @@ of the machine used meanwhile (% of all CPUs, engbench.peers.cpu). Exactly what 
     cache, no bloom filter, 2 background jobs, statistics on (the engine always collects them for
     its stats snapshot; db_bench --statistics=1, same stats level), PerfContext off (db_bench
     --perf_level=1; the engine switches it off too), non-pipelined writes (db_bench defaults to
-    --enable_pipelined_write=true; the engine uses RocksDB's default, false).
-    Left different: db_bench writes the default column family, the engine a column family named
-    after the table (plus an empty default one).
+    --enable_pipelined_write=true; the engine uses RocksDB's default, false), the default column
+    family (db_bench's; the engine's first table of a new database), no hashing of the stream by
+    db_bench (the driver hashes each key's counter and value offset for op_stream_hash).
 (b) both: 2 threads doing cursor inserts (not the bulk cursor), 1000 inserts per transaction
     (wtperf populate_ops_per_txn), keys taken from one shared counter so every thread appends at the
     end of the tree (one atomic counter, one increment per key: wtperf populate, fillseq key_order=shared),

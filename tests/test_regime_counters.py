@@ -21,7 +21,8 @@ from engbench.run import limits
     ("wiredtiger", "WiredTigerHS.wt", "meta"), ("wiredtiger", "WiredTiger.turtle", "meta"),
     ("wiredtiger-lsm", "purchases_index-000004.lsm", "data"), ("wiredtiger-lsm", "purchases_index.pdc-000002.bf", "index"),
     ("rocksdb", "000012.sst", "table"), ("rocksdb", "000011.log", "log"), ("rocksdb", "LOG", "meta"),
-    ("rocksdb", "MANIFEST-000005", "meta"), ("lmdb", "data.mdb", "table"), ("lmdb", "lock.mdb", "meta"),
+    ("rocksdb", "MANIFEST-000005", "meta"), ("rocksdb", "ENGBENCH-DEFAULT-CF", "meta"),
+    ("lmdb", "data.mdb", "table"), ("lmdb", "lock.mdb", "meta"),
     ("sqlite", "engbench.sqlite", "table"), ("sqlite", "engbench.sqlite-wal", "log"),
     ("sqlite", "engbench.sqlite-shm", "meta"), ("null", "anything", "other")])
 def test_file_kinds(engine, path, kind):

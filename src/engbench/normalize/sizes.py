@@ -11,7 +11,8 @@ a kind by its name, per engine:
                                 WiredTigerTmplog.*: log; WiredTiger*, *.lock, *.turtle: meta
     rocksdb                     *.sst: table (one column family per table, so data and index are not
                                 told apart by file); <n>.log: log; MANIFEST-*, OPTIONS-*, LOG*, LOCK,
-                                IDENTITY, CURRENT: meta
+                                IDENTITY, CURRENT, ENGBENCH-DEFAULT-CF (the table in the default
+                                column family, written by the driver): meta
     lmdb                        data.mdb: table (one B+tree file); lock.mdb: meta
     sqlite                      *.sqlite: table; *-wal: log; *-shm, *-journal: meta
     anything else               other
@@ -36,7 +37,7 @@ KINDS = ("data", "index", "table", "log", "meta", "other")
 SIZE_COLS = ["data_bytes", "index_bytes", "table_bytes", "log_bytes", "meta_bytes", "other_bytes"]
 _WT_TABLE = re.compile(r"^(?P<name>.+?)(?:-\d+\.(?:lsm|bf)|\.wt)$")
 _WT_LOG = ("WiredTigerLog.", "WiredTigerPreplog.", "WiredTigerTmplog.")
-_ROCKS_META = ("MANIFEST-", "OPTIONS-", "LOG", "LOCK", "IDENTITY", "CURRENT")
+_ROCKS_META = ("MANIFEST-", "OPTIONS-", "LOG", "LOCK", "IDENTITY", "CURRENT", "ENGBENCH-DEFAULT-CF")
 
 
 def kind(engine: str, path: str) -> str:
