@@ -118,7 +118,8 @@ void Model::load_times(uint64_t id1, const std::vector<std::pair<uint64_t, uint6
                        std::vector<int64_t>* times) const {
   times->resize(links.size());
   Rng r(seed_ ^ 0x71AE5ULL, id1);
-  std::vector<uint64_t> pos, from;
+  // per-thread scratch (a loader calls this once per id1): no allocation after the first lists
+  static thread_local std::vector<uint64_t> pos, from;
   for (uint64_t lt = 0; lt < ltc_; ++lt) {
     pos.clear();
     for (uint64_t j = 0; j < links.size(); ++j)
