@@ -1,7 +1,8 @@
 """Results in the field's formats, written into the run directory at the end of a real run
-(engbench.run.ycsb_output): a ycsb run's YCSB summary and HdrHistogram logs read back — the logs
-decode with the hdrhistogram library into the driver's buckets and operation counts, the summary's
-numbers are the run's processed figures —, and the shipped runs are never written to."""
+(engbench.run.ycsb_output, engbench.run.engine_files): a ycsb run's YCSB summary and HdrHistogram
+logs read back — the logs decode with the hdrhistogram library into the driver's buckets and
+operation counts, the summary's numbers are the run's processed figures —, a RocksDB run keeps its
+OPTIONS and LOG files byte for byte, and the shipped runs are never written to."""
 
 import json
 import os
@@ -14,7 +15,7 @@ from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogReader
 
 from engbench import paths
-from engbench.run import rundir, ycsb_output
+from engbench.run import engine_files, rundir, ycsb_output
 from engbench.tables import build_tables
 
 
@@ -98,6 +99,27 @@ def test_ycsb_run_writes_hdr_logs_that_decode_into_the_drivers_buckets(ycsb_run)
         assert seconds == pytest.approx(client["measured_seconds"], abs=1e-5)
     sums = (ycsb_run / rundir.SUMS).read_text()
     assert "  ycsb/summary.txt\n" in sums and "  ycsb/READ.hdr\n" in sums and rundir.check(ycsb_run) == []
+    assert not (ycsb_run / engine_files.DIR).exists()  # sqlite keeps nothing of its own
+
+
+def test_a_rocksdb_run_keeps_options_and_log(tmp_path):
+    run_dir = _run(tmp_path, "ycsb", "--engine", "rocksdb", "--set", "workload=f", "--set", "recordcount=1000",
+                   "--set", "operationcount=2000", "--set", "rocksdb.write_buffer_size=8MB", "--keep-data")
+    try:
+        man = rundir.read_manifest(run_dir)
+        data_dir = Path(man["data_dir"])
+        kept = sorted(p.name for p in (run_dir / "engine").iterdir())
+        assert "LOG" in kept and any(k.startswith("OPTIONS-") for k in kept), kept
+        assert kept == sorted(p.name for p in data_dir.iterdir() if p.name.startswith(("OPTIONS-", "LOG"))), kept
+        for name in kept:  # the engine's own files, as it left them
+            assert (run_dir / "engine" / name).read_bytes() == (data_dir / name).read_bytes(), name
+        newest = max((run_dir / "engine").glob("OPTIONS-*"), key=lambda p: int(p.name.split("-")[1]))
+        assert "write_buffer_size=8388608" in newest.read_text()  # the knob this run set
+        assert "RocksDB version" in (run_dir / "engine" / "LOG").read_text()
+        assert f"  {engine_files.DIR}/LOG\n" in (run_dir / rundir.SUMS).read_text() and rundir.check(run_dir) == []
+        assert (run_dir / "ycsb" / "READ-MODIFY-WRITE.hdr").exists()
+    finally:
+        _unlock(tmp_path)
 
 
 def test_a_shipped_run_is_converted_elsewhere_and_left_as_it_is(tmp_path):

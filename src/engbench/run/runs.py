@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
-from . import capture, cgroups, children, driver, limits, machine, quiet, rundir, targets, ycsb_output
+from . import capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, targets, ycsb_output
 from .params import RunRequest
 from .progress import Progress
 
@@ -151,7 +151,8 @@ def recording(out_dir: Path, work: Path, workload: str, engine: str, started, li
     (rundir.create) with a first manifest naming its engbench, and the caller records the run in
     it (Recording). After, whatever happened: everything the caller started stopped, the
     `after_stop` steps, limits.finish (counters, OOM → failed, group removed), the start drop's
-    and the driver's drop times, `keep_records` (a ycsb run's YCSB output), `finalize` (manifest, seal) and the data directory removed
+    and the driver's drop times, `keep_records` (the engine's own files, a ycsb run's YCSB
+    output), `finalize` (manifest, seal) and the data directory removed
     unless kept. An exception from the caller is recorded (`interrupted` for KeyboardInterrupt,
     else `failed`) and raised again after all that."""
     if stopper.signals:  # asked to stop before anything was written
@@ -334,10 +335,12 @@ def _read_json(path: Path):
 
 
 def keep_records(rec: Recording) -> list[str]:
-    """New files beside the captures, before the seal: a ycsb run's results in YCSB's formats (ycsb_output).
+    """New files beside the captures, before the seal: the engine's own OPTIONS and LOG files from
+    its data directory (engine_files) and a ycsb run's results in YCSB's formats (ycsb_output).
     What could not be written is returned as capture warnings: the run is finalized regardless."""
     notes = []
-    for what, step in (("YCSB output", lambda: ycsb_output.write(rec.run_dir)),):
+    for what, step in (("engine files", lambda: engine_files.keep(rec.engine, rec.data_dir, rec.run_dir)),
+                       ("YCSB output", lambda: ycsb_output.write(rec.run_dir))):
         try:
             step()
         except Exception as exc:  # noqa: BLE001 - the run is still finalized and sealed
