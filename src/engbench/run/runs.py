@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
-from . import capture, cgroups, children, driver, limits, machine, quiet, rundir, targets
+from . import capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, targets, ycsb_output
 from .params import RunRequest
 from .progress import Progress
 
@@ -151,7 +151,8 @@ def recording(out_dir: Path, work: Path, workload: str, engine: str, started, li
     (rundir.create) with a first manifest naming its engbench, and the caller records the run in
     it (Recording). After, whatever happened: everything the caller started stopped, the
     `after_stop` steps, limits.finish (counters, OOM → failed, group removed), the start drop's
-    and the driver's drop times, `finalize` (manifest, seal) and the data directory removed
+    and the driver's drop times, `keep_records` (the engine's own files, a ycsb run's YCSB
+    output), `finalize` (manifest, seal) and the data directory removed
     unless kept. An exception from the caller is recorded (`interrupted` for KeyboardInterrupt,
     else `failed`) and raised again after all that."""
     if stopper.signals:  # asked to stop before anything was written
@@ -179,7 +180,8 @@ def recording(out_dir: Path, work: Path, workload: str, engine: str, started, li
         if lim.drop_caches and "run_limits" in rec.manifest:  # when each drop happened
             rec.manifest["run_limits"]["caches_dropped"] = limits.dropped(
                 (rec.manifest["run_limits"].get("caches_dropped") or [None])[0], run_dir)
-        finalize(run_dir, rec.manifest, rec.tools, rec.sampler, rec.status, rec.error)
+        notes = keep_records(rec)
+        finalize(run_dir, rec.manifest, rec.tools, rec.sampler, rec.status, rec.error, notes)
         if not rec.keep_data:
             shutil.rmtree(rec.data_dir, ignore_errors=True)
 
@@ -332,10 +334,24 @@ def _read_json(path: Path):
         return None
 
 
-def finalize(run_dir, manifest, tools, sampler, status, error) -> None:
+def keep_records(rec: Recording) -> list[str]:
+    """New files beside the captures, before the seal: the engine's own OPTIONS and LOG files from
+    its data directory (engine_files) and a ycsb run's results in YCSB's formats (ycsb_output).
+    What could not be written is returned as capture warnings: the run is finalized regardless."""
+    notes = []
+    for what, step in (("engine files", lambda: engine_files.keep(rec.engine, rec.data_dir, rec.run_dir)),
+                       ("YCSB output", lambda: ycsb_output.write(rec.run_dir))):
+        try:
+            step()
+        except Exception as exc:  # noqa: BLE001 - the run is still finalized and sealed
+            notes.append(f"{what} not kept: {type(exc).__name__}: {exc}")
+    return notes
+
+
+def finalize(run_dir, manifest, tools, sampler, status, error, notes=()) -> None:
     """The manifest finalized (status, error, ended_utc, client_window from driver/summary.json when
-    there is one, what each capture recorded, capture_warnings) and written; then sealed, or queued
-    for the notebook executor to seal ($ENGBENCH_SEAL_LATER)."""
+    there is one, what each capture recorded, capture_warnings with `notes`) and written; then
+    sealed, or queued for the notebook executor to seal ($ENGBENCH_SEAL_LATER)."""
     summary = _read_json(run_dir / "driver" / "summary.json") or {}
     client = summary.get("client") or {}
     manifest.update(status=status, error=error, ended_utc=rundir.iso(rundir.utc_now()))
@@ -347,7 +363,7 @@ def finalize(run_dir, manifest, tools, sampler, status, error) -> None:
                                               "samples": sampler.samples if sampler else 0,
                                               "file": rundir.DRIVER_PROCESS}
     missing = [t.note for t in tools if not t.available] + (sampler.warnings if sampler else [])
-    missing += [w for t in tools for w in getattr(getattr(t, "sampler", None), "warnings", [])]
+    missing += [w for t in tools for w in getattr(getattr(t, "sampler", None), "warnings", [])] + list(notes)
     if missing:
         manifest["capture_warnings"] = missing
     rundir.write_manifest(run_dir, manifest)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..workloads import units
+from . import columns, datapackage
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
 from .read import RunError, read_calibration, read_manifest, read_run, read_target
 from .rows import (EXTRA_TABLES, INCOMPLETE, INTERVAL_COLS, LATENCY_COLS, METRICS, RUNS_HEAD, RUNS_TAIL,
@@ -90,10 +91,15 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
 
 
 def write_tables(tables: dict, out_dir) -> list[Path]:
-    """Each table as <name>.parquet and <name>.csv (floats as %.10g). Deterministic bytes."""
+    """Each table as <name>.parquet and <name>.csv (floats as %.10g), then datapackage.json describing
+    every CSV (tables.datapackage). Deterministic bytes. A table or column the column dictionary
+    (tables.columns) does not describe is refused before anything is written (DatapackageError)."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    datapackage.refuse_missing({f"{k}.csv": v for k, v in columns.missing(tables).items()}, "engbench.tables.columns")
+    datapackage.refuse_missing({f"{k}.csv": ["(the whole table)"] for k in tables if k not in columns.TABLES},
+                               "engbench.tables.columns")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
@@ -103,4 +109,5 @@ def write_tables(tables: dict, out_dir) -> list[Path]:
         pq.write_table(table, out / f"{name}.parquet", compression="zstd", write_statistics=True)
         frame.to_csv(out / f"{name}.csv", index=False, float_format="%.10g", lineterminator="\n")
         written += [out / f"{name}.parquet", out / f"{name}.csv"]
+    written.append(datapackage.write_processed(out))
     return written

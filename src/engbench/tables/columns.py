@@ -1,8 +1,8 @@
 """The column dictionary of every processed table (data/processed/<table>.csv): for each column
 its unit, the counter its number comes from, the denominator it is divided by (empty when it is
-no ratio) and what it is. One entry per column, so a reader (and the datapackage.json another
-tool generates from `frame()`) never has to guess which counter a figure divides: tests/
-test_columns.py fails when a processed table has a column without an entry.
+no ratio) and what it is. One entry per column, so a reader (and data/processed/datapackage.json,
+which engbench.tables.datapackage writes from these entries) never has to guess which counter a
+figure divides: tests/test_columns.py fails when a processed table has a column without an entry.
 
 Counters (COUNTERS): device = iostat on the run's data device (every user of the disk); cgroup =
 the run's own cgroup (runs with run limits); process = the driver process's task I/O and CPU
@@ -277,6 +277,20 @@ TABLES = {
            "as stated is consistent"),
         _c("why", "", "published", "", "the formula and inputs")],
 }
+# what one row of each table is (the datapackage.json resource descriptions, engbench.tables.datapackage)
+TABLE_NOTES = {
+    "runs": "one row per run: its window, operations, rates, per-operation costs, amplifications, sizes, limits",
+    "latency": "one row per run and op: latency percentiles from the driver's histograms (bucket upper bounds)",
+    "intervals": "one row per run, report interval and op: requests, rates and latency of the interval",
+    "steps": "sysbench-update: one row per step of the client sweep, iostat and vmstat over the step",
+    "loads": "one row per run with a load phase: the load's inserts, rate and costs",
+    "cache_pollution": "one row per cache-pollution run: hot reads before, during and after the cold pass",
+    "engine_stats": "one row per run, snapshot and engine cache statistic",
+    "disk_files": "one row per file of a run's data directory at the end: sizes and what it holds",
+    "devices": "one row per engbench calibrate run: the device's fio figures",
+    "findings": "one row per claim of the source documents: the words, published and measured values, verdict",
+    "findings_values": "one row per claim, configuration and run: the value the finding compares",
+    "published_checks": "one row per published value, sentence or superlative checked, with its verdict"}
 # families: a column starting with the prefix (the driver's parameters and engine knobs)
 PATTERNS = {"runs": [_c("param.", "", "manifest", "", "a workload parameter as the driver resolved it"),
                      _c("knob.", "", "manifest", "", "an engine knob as the driver resolved it")]}
