@@ -47,15 +47,17 @@ STAT_LABELS = {"cache: bytes currently in the cache": "bytes in cache",
 NAN = float("nan")
 
 
-def _stat(values) -> tuple:
+def stat(values) -> tuple:
+    """(n, mean, min, max) of ``values``: n counts them all, the others only the numbers (NaN when none)."""
     v = pd.to_numeric(pd.Series(list(values), dtype=object), errors="coerce").dropna()
     n = len(values)
     return (n, float(v.mean()) if len(v) else NAN, float(v.min()) if len(v) else NAN,
             float(v.max()) if len(v) else NAN)
 
 
-def _table(name, title, caption, header, rows) -> Table:
-    """rows: [[label cells..., (n, mean, lo, hi, rule) or str ...]]; means keep the numbers."""
+def own_table(name, title, caption, header, rows) -> Table:
+    """A table of a workload's own shape. rows: [[label cells..., (n, mean, lo, hi, rule) or str ...]];
+    means keep the numbers."""
     printed, means = [], []
     for row in rows:
         printed.append([c if isinstance(c, str) else _cell(c[:4], c[4]) for c in row])
@@ -89,9 +91,9 @@ def steps_tables(exp, steps) -> list[Table]:
         rows = []
         for cfg in exp.configs:
             g = st[st["config"] == cfg]
-            rows.append([cfg] + [(*_stat(g.loc[g["clients"] == c, col].tolist()), rule) for c in clients])
+            rows.append([cfg] + [(*stat(g.loc[g["clients"] == c, col].tolist()), rule) for c in clients])
         head = ["engine"] + [f"{c} client{'s' if c != 1 else ''}" for c in clients]
-        out.append(_table(f"{exp.key}.{kind}", f"{exp.title} — {title}",
+        out.append(own_table(f"{exp.key}.{kind}", f"{exp.title} — {title}",
                           "Each step's window of the sweep (summary steps); mean (min–max) of "
                           "repeated runs." + note, head, rows))
     rows = []
@@ -99,8 +101,8 @@ def steps_tables(exp, steps) -> list[Table]:
         for c in clients:
             g = st[(st["config"] == cfg) & (st["clients"] == c)]
             if len(g):
-                rows.append([cfg, str(c), str(len(g))] + [(*_stat(g[col].tolist()), r) for col, _, r in STEP_LONG])
-    out.append(_table(f"{exp.key}.steps", f"{exp.title} — per-step costs per update",
+                rows.append([cfg, str(c), str(len(g))] + [(*stat(g[col].tolist()), r) for col, _, r in STEP_LONG])
+    out.append(own_table(f"{exp.key}.steps", f"{exp.title} — per-step costs per update",
                       "iostat and vmstat means over each step's window divided by the step's tps; "
                       "coverage: fraction of the window the captures cover." + note,
                       ["engine", "clients", "n"] + [h for _, h, _ in STEP_LONG], rows))
@@ -138,9 +140,9 @@ def query_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
     rows = []
     for cfg in exp.configs:
         g = usable[usable["config"] == cfg]
-        rows.append([cfg, str(len(g)), (*_stat(g["q"].tolist()), 0), (*_stat(g["wkb_per_op"].tolist()), 2),
-                     (*_stat(g["mcpu_per_op"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
-    out.append(_table(f"{exp.key}.load", f"{exp.title} — load", "Over the load window (summary "
+        rows.append([cfg, str(len(g)), (*stat(g["q"].tolist()), 0), (*stat(g["wkb_per_op"].tolist()), 2),
+                     (*stat(g["mcpu_per_op"].tolist()), 0), "NA", (*stat(g["rss_gb"].tolist()), 2)])
+    out.append(own_table(f"{exp.key}.load", f"{exp.title} — load", "Over the load window (summary "
                       "load); size at the end of the load is not recorded (NA).",
                       ["engine", "n", "ips (inserts/s)", "wKB/i (KB/insert)", "Mcpu/i ((us+sy)·1e6/ips)",
                        "size (GB)", "rss (GB)"], rows))
@@ -168,9 +170,9 @@ def bulk_tables(exp) -> list[Table]:
         first = g.iloc[0].to_dict()
         engine = str(first["engine"])
         rows.append([cfg, _knob(first, engine, JOURNAL), _knob(first, engine, COMPRESSION), str(len(g)),
-                     (*_stat(g["q"].tolist()), 0), (*_stat(g.get("bytes_per_document", pd.Series([NAN] * len(g))).tolist()), 1),
-                     (*_stat(g["size_gb"].tolist()), 1)])
-    return [_table(f"{exp.key}.bulk", f"{exp.title} — insert rate and bytes per document",
+                     (*stat(g["q"].tolist()), 0), (*stat(g.get("bytes_per_document", pd.Series([NAN] * len(g))).tolist()), 1),
+                     (*stat(g["size_gb"].tolist()), 1)])
+    return [own_table(f"{exp.key}.bulk", f"{exp.title} — insert rate and bytes per document",
                    "journal: the engine's log/WAL knob, compression: its block compressor (— when the "
                    "engine has none); bytes per document = allocated bytes of the data directory "
                    "after the engine closed ÷ documents inserted (journal files included).",
@@ -195,11 +197,11 @@ def cache_tables(exp, cp, stats) -> list[Table]:
         for cfg in exp.configs:
             g = c[c["config"] == cfg]
             drop = [pct_change(d, b) for d, b in zip(g["gets_per_s_during"], g["gets_per_s_before"])]
-            rows.append([cfg, str(len(g))] + [(*_stat(g[f"gets_per_s_{p}"].tolist()), 0)
+            rows.append([cfg, str(len(g))] + [(*stat(g[f"gets_per_s_{p}"].tolist()), 0)
                                               for p in ("before", "during", "after")]
-                        + [(*_stat(drop), 2), (*_stat(g["cold_pass_ms"].tolist()), 1),
-                           (*_stat(g["scan_hot_ms"].tolist()), 1)])
-        out.append(_table(f"{exp.key}.reads", f"{exp.title} — hot reads and hot scan",
+                        + [(*stat(drop), 2), (*stat(g["cold_pass_ms"].tolist()), 1),
+                           (*stat(g["scan_hot_ms"].tolist()), 1)])
+        out.append(own_table(f"{exp.key}.reads", f"{exp.title} — hot reads and hot scan",
                           "Hot point reads per second before, during and after the cold pass "
                           "(summary phases); change = during vs before; hot scan = latency of the "
                           "full hot scan after the readers stopped (op scan_hot).",
@@ -223,9 +225,9 @@ def cache_tables(exp, cp, stats) -> list[Table]:
                                 - piv.get(("before", n), pd.Series(dtype=float))).tolist()
                     else:
                         vals = piv[(snap, n)].tolist() if (snap, n) in piv else []
-                    cells.append((*_stat(vals), 0) if vals else "NA")
+                    cells.append((*stat(vals), 0) if vals else "NA")
                 rows.append([cfg, snap] + cells)
-        out.append(_table(f"{exp.key}.cache_stats.{engine}", f"{exp.title} — {engine} cache statistics",
+        out.append(own_table(f"{exp.key}.cache_stats.{engine}", f"{exp.title} — {engine} cache statistics",
                           "Engine statistics after the setup (before), after the cold pass (mid) "
                           "and after the hot scan (after): `engine_stats_*.json`.",
                           ["engine", "snapshot"] + [STAT_LABELS[n] for n in names], rows))
@@ -258,12 +260,12 @@ def read_once_table(runs, cp, stats, tag: str = "") -> Table | None:
                 continue
             row = [str(engine), str(action), str(ro).lower(), str(len(h))]
             for m, _, rule in metrics:
-                row.append((*_stat(h[m].tolist()), rule))
+                row.append((*stat(h[m].tolist()), rule))
                 row.append("" if not ro else fmt(pct_change(h[m].astype(float).mean(), base[m]), 2))
             rows.append(row)
     head = ["engine", "cold action", "read_once", "n"]
     for _, h, _ in metrics:
         head += [h, f"{h.split(' (')[0]}: change (%)"]
-    return _table(f"cache-pollution.read_once{tag}", "cache-pollution — read_once true vs false",
+    return own_table(f"cache-pollution.read_once{tag}", "cache-pollution — read_once true vs false",
                   "Means of the runs; change = (true − false) ÷ false × 100, as the source's pct "
                   "change.", head, rows)
