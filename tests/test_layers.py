@@ -44,6 +44,18 @@ def test_every_module_but_the_registry_reaches_a_workload_folder_only_through_it
     assert sources == modules - {"engbench.workloads"}, sorted(sources ^ (modules - {"engbench.workloads"}))
 
 
+def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
+    """The circle report.paper -> workloads.upper -> <folder>.report -> report.<engine> is kept open
+    by forbidding the report modules every reader of the upper registry (a new reader must be added
+    to the contract, or it could close a circle the package-level contracts do not see)."""
+    import grimp
+    graph = grimp.build_graph("engbench")
+    readers = graph.find_modules_that_directly_import("engbench.workloads.upper")
+    forbidden = set(next(c for c in contracts() if c["id"] == "report-modules-below-the-paper")["forbidden_modules"])
+    assert readers, "the paper reads the upper registry"
+    assert readers <= forbidden, sorted(readers - forbidden)
+
+
 def local_imports(path: Path) -> list[tuple[int, str]]:
     """(line, text) of every import of engbench inside a function of `path`."""
     tree = ast.parse(path.read_text())

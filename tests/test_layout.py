@@ -61,6 +61,16 @@ def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
+def test_a_folders_report_module_is_listed_by_the_upper_registry_once(name):
+    from engbench.workloads import upper
+    mod = f"engbench.workloads.{name.replace('-', '_')}.report"
+    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "report.py").is_file()
+    listed = [m for m in upper.REPORTS if m.__name__ == mod]
+    assert len(listed) == (1 if has else 0), f"upper.REPORTS lists {mod} once if it exists, else not"
+    assert not has or upper.BY_NAME[name] is listed[0], "the report module carries its folder's entry"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
 def test_every_workload_has_its_folder_stores_and_registry_line(name):
     d = folder(name)
     assert (d / "workload.cc").is_file(), f"{d}/workload.cc"

@@ -31,6 +31,7 @@ import jinja2
 
 from .. import paths, verdicts
 from .. import workloads as registry
+from ..workloads import upper
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
 from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
@@ -42,14 +43,14 @@ TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
 # The parts of a workload's section beyond every workload's tables and charts; a workload names its
-# own in its registry entry (Workload.parts):
-#   steps        a concurrency sweep: the per-step tables, the chart of rate and reads against clients
+# own in its registry entry (Workload.parts), or draws them in its folder's report.py
+# (engbench.workloads.upper: sysbench-update's concurrency sweep):
 #   query        the per-transaction table with the p99 of the query mix, and the load's table
 #   bulk         the journal and compression knobs beside the bytes per document
 #   cache        the hot read rate before, during and after a cold pass (table, chart), cache statistics
 #   read_once    read_once true against false, across the section's experiments
 #   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
-PARTS = ("steps", "query", "bulk", "cache", "read_once", "rum_corners")
+PARTS = ("query", "bulk", "cache", "read_once", "rum_corners")
 
 
 def md_text(text) -> str:
@@ -110,10 +111,10 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     out = {}
     for e in exps:
         m, parts = machine_of(e.runs), registry.get(e.workload).parts
+        own = upper.hook(e.workload, "figures")
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
-                ("steps", "Updates per second and disk reads per update against the number of clients.",
-                 workload_charts.steps(e, proc["steps"], m) if "steps" in parts else None),
+                *(own(e, proc, m) if own else ()),
                 ("phases", "Hot reads per second before, during and after the cold pass.",
                  workload_charts.cache_phases(e, proc["cache_pollution"], m) if "cache" in parts else None),
                 ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
@@ -144,9 +145,10 @@ def _sweep_groups(runs):
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
     """The workload-specific tables of one experiment (first), and a note for the text."""
+    own = upper.hook(e.workload, "tables")
+    if own:
+        return own(e, proc)
     parts = registry.get(e.workload).parts
-    if "steps" in parts:
-        return workload_tables.steps_tables(e, proc["steps"]), None
     if "query" in parts:
         return workload_tables.query_tables(e, proc["latency"], proc["loads"])
     if "bulk" in parts:
@@ -154,6 +156,12 @@ def _workload_tables(e, proc) -> tuple[list, str | None]:
     if "cache" in parts:
         return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
     return [], None
+
+
+def _sentences(e, proc, nums) -> list[str]:
+    """The sentences of one experiment: its workload's own (report.py), else prose's."""
+    own = upper.hook(e.workload, "sentences")
+    return own(e, proc, nums) if own else prose.experiment_sentences(e, proc, nums)
 
 
 def sections(exps, proc, nums) -> list[dict]:
@@ -276,8 +284,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         for t in mine:
             t.caption += f" Measured on {where(e.runs)}."
         tabs += mine
-    sentences = {e.key: prose.experiment_sentences(e, proc, nums) + list(filter(None, [device.no_calibration(e)]))
-                 for e in exps}
+    sentences = {e.key: _sentences(e, proc, nums) + list(filter(None, [device.no_calibration(e)])) for e in exps}
     dev_table = device.devices_table(proc["devices"])
     tabs += [dev_table] if dev_table is not None else []
     secs = sections(exps, proc, nums)

@@ -13,13 +13,15 @@ from .tables import fmt
 from .workload_tables import pct_change, with_config
 
 
-
-def _mean_by(frame, col, configs):
+def mean_by(frame, col, configs):
+    """[(config, mean of ``col`` over its rows)] in the order of ``configs``, those with a number."""
     g = pd.to_numeric(frame[col], errors="coerce").groupby(frame["config"]).mean().dropna()
     return [(c, float(g[c])) for c in configs if c in g.index]
 
 
-def _list(n, key, pairs, rule, unit=""):
+def quote_list(n, key, pairs, rule, unit=""):
+    """"cfg value, cfg value" of ``pairs`` printed by ``rule`` (tables.fmt); each value goes into
+    ``n`` as <key>.<cfg>."""
     parts = []
     for cfg, v in pairs:
         n[f"{key}.{cfg}"] = fmt(v, rule)
@@ -30,35 +32,24 @@ def _list(n, key, pairs, rule, unit=""):
 def experiment_sentences(exp, proc, n: dict) -> list[str]:
     """Sentences for one experiment; adds the numbers quoted to ``n``."""
     k, out, parts = exp.key, [], registry.get(exp.workload).parts
-    if "steps" in parts:
-        st = with_config(proc["steps"], exp)
-        st = st[st["ran"].astype(bool)] if len(st) else st
-        if len(st):
-            c = int(st["clients"].max())
-            at = st[st["clients"] == c]
-            out.append(f"At {c} clients, updates per second: "
-                       f"{_list(n, f'{k}.steps.c{c}.tps', _mean_by(at, 'q', exp.configs), 0)}.")
-            rt = _mean_by(at, "r_per_op", exp.configs)
-            if rt:
-                out.append(f"Disk reads per update at {c} clients: {_list(n, f'{k}.steps.c{c}.r_per_t', rt, 2)}.")
-    elif "query" in parts:
+    if "query" in parts:
         lat = proc["latency"]
         gll = with_config(lat[lat["op"] == "get_links_list"].assign(ms=lambda f: f["p99_us"] / 1000), exp)
         if len(gll):
             out.append("p99 of get_links_list (ms): "
-                       f"{_list(n, f'{k}.p99_gll_ms', _mean_by(gll, 'ms', exp.configs), 'ms')}.")
+                       f"{quote_list(n, f'{k}.p99_gll_ms', mean_by(gll, 'ms', exp.configs), 'ms')}.")
     elif "bulk" in parts:
-        pairs = _mean_by(exp.runs, "bytes_per_document", exp.configs) if "bytes_per_document" in exp.runs else []
+        pairs = mean_by(exp.runs, "bytes_per_document", exp.configs) if "bytes_per_document" in exp.runs else []
         if pairs:
-            out.append(f"Bytes on disk per document: {_list(n, f'{k}.bytes_per_document', pairs, 1)}.")
+            out.append(f"Bytes on disk per document: {quote_list(n, f'{k}.bytes_per_document', pairs, 1)}.")
     elif "cache" in parts:
         cp = with_config(proc["cache_pollution"], exp)
         if len(cp):
             cp = cp.assign(drop=[pct_change(d, b) for d, b in zip(cp["gets_per_s_during"], cp["gets_per_s_before"])])
             out.append("Change of the hot read rate during the cold pass against before it (%): "
-                       f"{_list(n, f'{k}.gets_during_vs_before_pct', _mean_by(cp, 'drop', exp.configs), 2)}.")
+                       f"{quote_list(n, f'{k}.gets_during_vs_before_pct', mean_by(cp, 'drop', exp.configs), 2)}.")
             out.append("Full hot scan afterwards (ms): "
-                       f"{_list(n, f'{k}.scan_hot_ms', _mean_by(cp, 'scan_hot_ms', exp.configs), 1)}.")
+                       f"{quote_list(n, f'{k}.scan_hot_ms', mean_by(cp, 'scan_hot_ms', exp.configs), 1)}.")
     return out
 
 

@@ -1,9 +1,7 @@
 """The workload-specific tables (docs/driver.md, "Workload-specific outputs"), in the shapes of
 the source documents' tables (data/published/*.csv), rounded as engbench.report.tables:
 
-  sysbench-update  engines × clients: tps, iostat r/s, disk reads per update (r/t) — the shapes
-                   of 001_sysbench_update_{tps,iostat_reads_per_s,disk_reads_per_update}.csv —
-                   and every per-step cost (processed table `steps`)
+  sysbench-update  its folder's report.py (engbench.workloads.sysbench_update.report)
   linkbench        the query table of 000_linkbench_query_*.csv (tps, r/t, rKB/t, wKB/t, Mcpu/t,
                    size, rss, p99 of update_node, get_node, update_link, get_links_list) and, when
                    the captures cover the load's window, the load table of 000_linkbench_load_*.csv
@@ -25,13 +23,6 @@ import pandas as pd
 from ..normalize import views
 from .tables import UNITS, Table, _build, _cell, fmt
 
-STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),
-             ("r_per_s", "iostat_r", 0, "iostat reads per second"),
-             ("r_per_op", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
-STEP_LONG = [("q", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
-             ("wkb_per_s", "wKB/s", 0), ("r_per_op", "r/t", 2), ("rkb_per_op", "rKB/t", 2),
-             ("wkb_per_op", "wKB/t", 2), ("mcpu_per_op", "Mcpu/t", 0), ("cs_per_op", "cs/t", 2),
-             ("coverage", "coverage", 2)]
 LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
 JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
 COMPRESSION = {"wiredtiger": "block_compressor", "wiredtiger-lsm": "block_compressor",
@@ -72,41 +63,6 @@ def with_config(frame, exp):
     if frame is None or frame.empty or "run_id" not in frame:
         return pd.DataFrame()
     return frame.merge(exp.runs[["run_id", "config"]], on="run_id")
-
-
-# --- sysbench-update ---------------------------------------------------------------------
-
-def steps_tables(exp, steps) -> list[Table]:
-    st = with_config(steps, exp)
-    if st.empty:
-        return []
-    st = st[st["ran"].astype(bool)]
-    clients = sorted(int(c) for c in st["clients"].unique())
-    low = st[st["missed_s"] > 0]
-    note = (f" The captures miss part of {len(low)} of {len(st)} step windows beyond their partial "
-            "first and last seconds (NA: no sample inside the window); their iostat figures are "
-            "less certain." if len(low) else "")
-    out = []
-    for col, kind, rule, title in STEP_WIDE:
-        rows = []
-        for cfg in exp.configs:
-            g = st[st["config"] == cfg]
-            rows.append([cfg] + [(*stat(g.loc[g["clients"] == c, col].tolist()), rule) for c in clients])
-        head = ["engine"] + [f"{c} client{'s' if c != 1 else ''}" for c in clients]
-        out.append(own_table(f"{exp.key}.{kind}", f"{exp.title} — {title}",
-                          "Each step's window of the sweep (summary steps); mean (min–max) of "
-                          "repeated runs." + note, head, rows))
-    rows = []
-    for cfg in exp.configs:
-        for c in clients:
-            g = st[(st["config"] == cfg) & (st["clients"] == c)]
-            if len(g):
-                rows.append([cfg, str(c), str(len(g))] + [(*stat(g[col].tolist()), r) for col, _, r in STEP_LONG])
-    out.append(own_table(f"{exp.key}.steps", f"{exp.title} — per-step costs per update",
-                      "iostat and vmstat means over each step's window divided by the step's tps; "
-                      "coverage: fraction of the window the captures cover." + note,
-                      ["engine", "clients", "n"] + [h for _, h, _ in STEP_LONG], rows))
-    return out
 
 
 # --- linkbench ---------------------------------------------------------------------------
