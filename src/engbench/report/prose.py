@@ -32,13 +32,7 @@ def quote_list(n, key, pairs, rule, unit=""):
 def experiment_sentences(exp, proc, n: dict) -> list[str]:
     """Sentences for one experiment; adds the numbers quoted to ``n``."""
     k, out, parts = exp.key, [], registry.get(exp.workload).parts
-    if "query" in parts:
-        lat = proc["latency"]
-        gll = with_config(lat[lat["op"] == "get_links_list"].assign(ms=lambda f: f["p99_us"] / 1000), exp)
-        if len(gll):
-            out.append("p99 of get_links_list (ms): "
-                       f"{quote_list(n, f'{k}.p99_gll_ms', mean_by(gll, 'ms', exp.configs), 'ms')}.")
-    elif "bulk" in parts:
+    if "bulk" in parts:
         pairs = mean_by(exp.runs, "bytes_per_document", exp.configs) if "bytes_per_document" in exp.runs else []
         if pairs:
             out.append(f"Bytes on disk per document: {quote_list(n, f'{k}.bytes_per_document', pairs, 1)}.")
