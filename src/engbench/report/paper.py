@@ -44,12 +44,11 @@ SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench 
 DEFAULT_BASELINE = "wiredtiger"
 # The parts of a workload's section beyond every workload's tables and charts; a workload names its
 # own in its registry entry (Workload.parts), or draws them in its folder's report.py
-# (engbench.workloads.upper: sysbench-update's concurrency sweep, linkbench's query table):
-#   bulk         the journal and compression knobs beside the bytes per document
+# (engbench.workloads.upper: sysbench-update's concurrency sweep, linkbench's query table, bulk-insert's knobs):
 #   cache        the hot read rate before, during and after a cold pass (table, chart), cache statistics
 #   read_once    read_once true against false, across the section's experiments
 #   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
-PARTS = ("bulk", "cache", "read_once", "rum_corners")
+PARTS = ("cache", "read_once", "rum_corners")
 
 
 def md_text(text) -> str:
@@ -148,8 +147,6 @@ def _workload_tables(e, proc) -> tuple[list, str | None]:
     if own:
         return own(e, proc)
     parts = registry.get(e.workload).parts
-    if "bulk" in parts:
-        return workload_tables.bulk_tables(e), None
     if "cache" in parts:
         return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
     return [], None

@@ -32,11 +32,7 @@ def quote_list(n, key, pairs, rule, unit=""):
 def experiment_sentences(exp, proc, n: dict) -> list[str]:
     """Sentences for one experiment; adds the numbers quoted to ``n``."""
     k, out, parts = exp.key, [], registry.get(exp.workload).parts
-    if "bulk" in parts:
-        pairs = mean_by(exp.runs, "bytes_per_document", exp.configs) if "bytes_per_document" in exp.runs else []
-        if pairs:
-            out.append(f"Bytes on disk per document: {quote_list(n, f'{k}.bytes_per_document', pairs, 1)}.")
-    elif "cache" in parts:
+    if "cache" in parts:
         cp = with_config(proc["cache_pollution"], exp)
         if len(cp):
             cp = cp.assign(drop=[pct_change(d, b) for d, b in zip(cp["gets_per_s_during"], cp["gets_per_s_before"])])

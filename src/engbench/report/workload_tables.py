@@ -3,8 +3,7 @@ the source documents' tables (data/published/*.csv), rounded as engbench.report.
 
   sysbench-update  its folder's report.py (engbench.workloads.sysbench_update.report)
   linkbench        its folder's report.py (engbench.workloads.linkbench.report)
-  bulk-insert      source 002's comparison: documents/s, bytes on disk per document, size, with the
-                   journal and compression knobs as columns
+  bulk-insert      its folder's report.py (engbench.workloads.bulk_insert.report)
   cache-pollution  hot reads before / during / after the cold pass, the hot scan time, the engine
                    cache statistics before / mid / after (004_wt_cache_*.csv) and, across
                    experiments, read_once true vs false with the change in percent (004_*.csv)
@@ -20,9 +19,6 @@ import pandas as pd
 
 from .tables import Table, _cell, fmt
 
-JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
-COMPRESSION = {"wiredtiger": "block_compressor", "wiredtiger-lsm": "block_compressor",
-               "rocksdb": "compression"}
 STAT_LABELS = {"cache: bytes currently in the cache": "bytes in cache",
                "cache: unmodified pages evicted": "unmodified pages evicted",
                "cache: modified pages evicted": "modified pages evicted",
@@ -59,37 +55,6 @@ def with_config(frame, exp):
     if frame is None or frame.empty or "run_id" not in frame:
         return pd.DataFrame()
     return frame.merge(exp.runs[["run_id", "config"]], on="run_id")
-
-
-# --- bulk-insert -------------------------------------------------------------------------
-
-def _knob(run, engine, names):
-    name = names.get(engine)
-    if not name:
-        return "—"
-    col = f"knob.{engine.split('-')[0]}.{name}"
-    v = run.get(col)
-    if v is None or v != v:
-        return "default"
-    v = json.loads(v) if isinstance(v, str) and v in ("true", "false") else v
-    return {True: "on", False: "off"}.get(v, str(v)) if isinstance(v, bool) else str(v)
-
-
-def bulk_tables(exp) -> list[Table]:
-    rows = []
-    for cfg in exp.configs:
-        g = exp.runs[exp.runs["config"] == cfg]
-        first = g.iloc[0].to_dict()
-        engine = str(first["engine"])
-        rows.append([cfg, _knob(first, engine, JOURNAL), _knob(first, engine, COMPRESSION), str(len(g)),
-                     (*stat(g["q"].tolist()), 0), (*stat(g.get("bytes_per_document", pd.Series([NAN] * len(g))).tolist()), 1),
-                     (*stat(g["size_gb"].tolist()), 1)])
-    return [own_table(f"{exp.key}.bulk", f"{exp.title} — insert rate and bytes per document",
-                   "journal: the engine's log/WAL knob, compression: its block compressor (— when the "
-                   "engine has none); bytes per document = allocated bytes of the data directory "
-                   "after the engine closed ÷ documents inserted (journal files included).",
-                   ["engine", "journal", "compression", "n", "insert rate (docs/s)",
-                    "bytes per document (B)", "size (GB)"], rows)]
 
 
 # --- cache-pollution ---------------------------------------------------------------------

@@ -14,11 +14,13 @@ A workload with none of its own (iibench, fillseq) has no report.py and no line 
 
 from __future__ import annotations
 
+from .bulk_insert import report as bulk_insert
 from .linkbench import report as linkbench
 from .sysbench_update import report as sysbench_update
 
 REPORTS = (  # one line per workload with a report.py
     sysbench_update,
+    bulk_insert,
     linkbench,
 )
 BY_NAME = {m.WORKLOAD.name: m for m in REPORTS}
