@@ -78,14 +78,15 @@ def _cache_pollution_run(root, when, read_once, hardware=None):
 
 
 def test_read_once_comparison_is_per_machine(tmp_path):
-    from engbench.report import data, workload_tables
+    from engbench.report import data
+    from engbench.workloads.cache_pollution import report as cache_report
     raw = tmp_path / "raw"
     for when, (ro, hw) in enumerate([(False, None), (True, None), (False, OTHER), (True, OTHER)]):
         _cache_pollution_run(raw, when, ro, hw)
     proc = build_tables(runs_in(raw))
     groups = data.where_groups(proc["runs"])
     assert len(groups) == 2
-    tabs = [workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
+    tabs = [cache_report.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
             for tag, sub in groups]
     assert len({t.name for t in tabs}) == 2
     for t in tabs:  # one run of each read_once per machine, never the two machines' mean

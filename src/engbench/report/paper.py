@@ -34,8 +34,7 @@ from .. import workloads as registry
 from ..workloads import upper
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
-from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
-from . import workload_tables, ycsb_rum
+from . import charts, citation, data, device, findings, manuscript, methods, tables, ycsb_rum
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
 
@@ -44,11 +43,9 @@ SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench 
 DEFAULT_BASELINE = "wiredtiger"
 # The parts of a workload's section beyond every workload's tables and charts; a workload names its
 # own in its registry entry (Workload.parts), or draws them in its folder's report.py
-# (engbench.workloads.upper: sysbench-update's concurrency sweep, linkbench's query table, bulk-insert's knobs):
-#   cache        the hot read rate before, during and after a cold pass (table, chart), cache statistics
-#   read_once    read_once true against false, across the section's experiments
+# (engbench.workloads.upper: sysbench-update's concurrency sweep, linkbench's query table, bulk-insert's knobs, cache-pollution's phases and read_once):
 #   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
-PARTS = ("cache", "read_once", "rum_corners")
+PARTS = ("rum_corners",)
 
 
 def md_text(text) -> str:
@@ -108,13 +105,10 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     """Save every chart; experiment key → [(caption, relative path)]; "sweeps" → same."""
     out = {}
     for e in exps:
-        m, parts = machine_of(e.runs), registry.get(e.workload).parts
-        own = upper.hook(e.workload, "figures")
+        m, own = machine_of(e.runs), upper.hook(e.workload, "figures")
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
                 *(own(e, proc, m) if own else ()),
-                ("phases", "Hot reads per second before, during and after the cold pass.",
-                 workload_charts.cache_phases(e, proc["cache_pollution"], m) if "cache" in parts else None),
                 ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
                 ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
                 ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
@@ -144,18 +138,13 @@ def _sweep_groups(runs):
 def _workload_tables(e, proc) -> tuple[list, str | None]:
     """The workload-specific tables of one experiment (first), and a note for the text."""
     own = upper.hook(e.workload, "tables")
-    if own:
-        return own(e, proc)
-    parts = registry.get(e.workload).parts
-    if "cache" in parts:
-        return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
-    return [], None
+    return own(e, proc) if own else ([], None)
 
 
 def _sentences(e, proc, nums) -> list[str]:
-    """The sentences of one experiment: its workload's own (report.py), else prose's."""
+    """The sentences of one experiment: its workload's own (its report.py's), none else."""
     own = upper.hook(e.workload, "sentences")
-    return own(e, proc, nums) if own else prose.experiment_sentences(e, proc, nums)
+    return own(e, proc, nums) if own else []
 
 
 def sections(exps, proc, nums) -> list[dict]:
@@ -166,17 +155,8 @@ def sections(exps, proc, nums) -> list[dict]:
                                                                else len(order), w))
     out = []
     for w in present:
-        wl_tabs, text, parts = [], [], registry.get(w).parts
-        if "read_once" in parts:
-            groups = where_groups(proc["runs"][proc["runs"]["workload"] == w])
-            for tag, sub in groups:
-                t = workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
-                if t is not None:
-                    t.caption += f" Measured on {where(sub)}."
-                    wl_tabs.append(t)
-                said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
-                text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
-        charts_ = []
+        own, parts = upper.hook(w, "section"), registry.get(w).parts
+        wl_tabs, text, charts_ = own(proc, nums) if own else ([], [], [])
         if "rum_corners" in parts:  # the RUM corners and the read counters, per machine, run limits and records
             for tag, sub in ycsb_rum.ycsb_groups(proc["runs"]):
                 long = ycsb_rum.rum_long(sub, proc["loads"])

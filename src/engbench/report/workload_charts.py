@@ -1,7 +1,6 @@
-"""Charts of the workload-specific tables (engbench.report.workload_tables; a workload folder's
-report.py draws its own, e.g. sysbench-update's concurrency sweep): cache-pollution's hot read rate before /
-during / after the cold pass, and the RUM table and chart of notebooks/ycsb.ipynb's runs (made by
-engbench.report.ycsb_rum, as the paper's). Same theme, titles and subtitles as engbench.report.charts."""
+"""Charts of a workload's own (its folder's report.py draws them: sysbench-update's concurrency
+sweep, cache-pollution's hot reads around the cold pass); here, the RUM table and chart of
+notebooks/ycsb.ipynb's runs (made by engbench.report.ycsb_rum, as the paper's)."""
 
 from __future__ import annotations
 
@@ -9,38 +8,9 @@ import json
 import tempfile
 from pathlib import Path
 
-import altair as alt
-import pandas as pd
-
 from .. import tables
 from ..tables.processed import load_processed
 from . import data, ycsb_rum
-from .charts import _color, _title
-from .workload_tables import with_config
-
-PHASES = [("before", "before the cold pass"), ("during", "during"), ("after", "after")]
-
-
-def cache_phases(exp, cp, machine: str):
-    """Hot point reads per second before, during and after the cold pass (summary phases), a
-    bar per engine configuration and phase (mean of its runs)."""
-    c = with_config(cp, exp)
-    if c.empty:
-        return None
-    rows = [{"config": r["config"], "phase": label, "value": float(r[f"gets_per_s_{p}"])}
-            for _, r in c.iterrows() for p, label in PHASES if r[f"gets_per_s_{p}"] == r[f"gets_per_s_{p}"]]
-    if not rows:
-        return None
-    data = pd.DataFrame(rows).groupby(["config", "phase"], as_index=False)["value"].mean().round(1)
-    order = [label for _, label in PHASES]
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("phase:N", title=None, sort=order, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("config:N", sort=exp.configs),
-        y=alt.Y("value:Q", title="hot reads per second"), color=_color(exp),
-        tooltip=["config:N", "phase:N", alt.Tooltip("value:Q", format=",.0f")],
-    ).properties(width=360, height=220,
-                 title=_title("Hot reads around the cold pass", exp.workload, machine, len(exp.runs),
-                              exp.title))
 
 
 def ycsb_rum_of_runs(run_dirs):

@@ -9,12 +9,14 @@ A report module gives any of:
   tables(exp, proc) -> (tables, note | None)   its own tables of one experiment, first in its list
   figures(exp, proc, machine) -> [(name, caption, chart | None)]   after the rate chart
   sentences(exp, proc, numbers) -> [str]       the experiment's sentences (numbers quoted go in)
+  section(proc, numbers) -> (tables, sentences, charts)   its section's own, across its experiments
 
 A workload with none of its own (iibench, fillseq) has no report.py and no line here."""
 
 from __future__ import annotations
 
 from .bulk_insert import report as bulk_insert
+from .cache_pollution import report as cache_pollution
 from .linkbench import report as linkbench
 from .sysbench_update import report as sysbench_update
 
@@ -22,6 +24,7 @@ REPORTS = (  # one line per workload with a report.py
     sysbench_update,
     bulk_insert,
     linkbench,
+    cache_pollution,
 )
 BY_NAME = {m.WORKLOAD.name: m for m in REPORTS}
 
