@@ -94,7 +94,7 @@ if means is not None:
 # process's own task I/O (its threads and the engine's background threads; an A update rewrites one
 # 100-byte field, so its logical bytes are the field's); [device] iostat, the whole disk; [allocated]
 # the allocated bytes of the data directory at the end. The table and chart are the paper's
-# (`engbench.report.ycsb_rum`), cell for cell. Each bar is the mean of the repetitions, the line
+# (`engbench.workloads.ycsb.report`), cell for cell. Each bar is the mean of the repetitions, the line
 # through it the lowest to the highest run.
 
 # %%

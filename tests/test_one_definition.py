@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from engbench import paths
-from engbench.report import data, rum_tradeoffs, tables, workload_charts, ycsb_rum
+from engbench.report import data, rum_tradeoffs, tables
+from engbench.workloads.ycsb import report as ycsb_rum
 from engbench.tables.processed import load_processed
 
 SHIPPED = ("data/raw", "data/processed", "paper/build")
@@ -75,7 +76,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     # notebooks/ycsb.ipynb processes the run directories itself
     runs = sorted(p for p in (shipped / "data" / "raw").glob("*_ycsb_*") if (p / "manifest.json").is_file())
     assert len(runs) == 45  # repro_ycsb_rum_{a,c,e}: 5 engines x 3 repetitions
-    table, chart = workload_charts.ycsb_rum_of_runs(runs)
+    table, chart = ycsb_rum.ycsb_rum_of_runs(runs)
     _same(table.printed, want, "ycsb.ipynb")
     # the paper's SQLite A update amplification is the processed runs' own columns, by counter
     proc = load_processed(processed)

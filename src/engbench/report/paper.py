@@ -34,18 +34,13 @@ from .. import workloads as registry
 from ..workloads import upper
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
-from . import charts, citation, data, device, findings, manuscript, methods, tables, ycsb_rum
+from . import charts, citation, data, device, findings, manuscript, methods, tables
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
-# The parts of a workload's section beyond every workload's tables and charts; a workload names its
-# own in its registry entry (Workload.parts), or draws them in its folder's report.py
-# (engbench.workloads.upper: sysbench-update's concurrency sweep, linkbench's query table, bulk-insert's knobs, cache-pollution's phases and read_once):
-#   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
-PARTS = ("rum_corners",)
 
 
 def md_text(text) -> str:
@@ -155,28 +150,8 @@ def sections(exps, proc, nums) -> list[dict]:
                                                                else len(order), w))
     out = []
     for w in present:
-        own, parts = upper.hook(w, "section"), registry.get(w).parts
+        own = upper.hook(w, "section")
         wl_tabs, text, charts_ = own(proc, nums) if own else ([], [], [])
-        if "rum_corners" in parts:  # the RUM corners and the read counters, per machine, run limits and records
-            for tag, sub in ycsb_rum.ycsb_groups(proc["runs"]):
-                long = ycsb_rum.rum_long(sub, proc["loads"])
-                counters = ycsb_rum.read_counters_table(sub, proc["engine_stats"], proc["intervals"], tag)
-                for t in filter(None, (ycsb_rum.rum_table(long, tag), counters)):
-                    t.caption += f" Measured on {where(sub)}."
-                    t.title += f" ({where(sub)})" if tag else ""
-                    wl_tabs.append(t)
-                if counters is not None and not text:
-                    text.append("Read amplification comes from the YCSB C (point reads) and E (scans) "
-                                "runs, update amplification from A, B and F, the load's write amplification "
-                                "from the letters whose run phase inserts nothing, space amplification from "
-                                "every letter; each corner is shown by every counter that measured it "
-                                "([device]: iostat, the whole disk; [cgroup]: the run's own cgroup; "
-                                "[process]: the engine process's task I/O). The read-counter table puts each "
-                                "engine's own read counters beside read amplification (an engine read the "
-                                "OS page cache serves is no device read).")
-                charts_.append((f"ycsb.rum{tag}", f"ycsb: the RUM corners per engine ({where(sub)}); each "
-                                "panel names its counter. " + charts.RUM_CAPTION,
-                                ycsb_rum.rum_chart(long, where(sub), len(sub))))
         cite = "; ".join(f"@{k}" for k in registry.get(w).cite)
         out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",
                     "tables": wl_tabs, "text": text,

@@ -2,8 +2,8 @@
 the folder that uses the report engine: its own tables, charts and sentences in the paper. The
 facts of a folder (its __init__.py, the registry engbench.workloads) stand at the bottom of the
 package, read by every layer; these modules stand above the report engine (engbench.report's
-tables, charts, prose) and below what assembles the paper (engbench.report.paper, the only reader
-of this module), so a folder holds both without a circle (pyproject.toml's contracts say so).
+tables, charts, prose) and below what assembles the paper (engbench.report.paper and report.rum_tradeoffs,
+its readers), so a folder holds both without a circle (pyproject.toml's contracts say so).
 
 A report module gives any of:
   tables(exp, proc) -> (tables, note | None)   its own tables of one experiment, first in its list
@@ -19,12 +19,14 @@ from .bulk_insert import report as bulk_insert
 from .cache_pollution import report as cache_pollution
 from .linkbench import report as linkbench
 from .sysbench_update import report as sysbench_update
+from .ycsb import report as ycsb
 
 REPORTS = (  # one line per workload with a report.py
     sysbench_update,
     bulk_insert,
     linkbench,
     cache_pollution,
+    ycsb,
 )
 BY_NAME = {m.WORKLOAD.name: m for m in REPORTS}
 
