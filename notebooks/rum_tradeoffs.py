@@ -98,7 +98,7 @@ if means is not None:
 # through it the lowest to the highest run.
 
 # %%
-from engbench.report.rum_tradeoffs import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
+from engbench.workloads.ycsb.tradeoffs import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
 
 ycsb = ycsb_rum_long(processed_dir)
 if ycsb is None:

@@ -264,9 +264,9 @@ SHIPPED_ENGINES = ["rocksdb", "wiredtiger", "lmdb", "sqlite", "wiredtiger-lsm"]
 @pytest.fixture(scope="module")
 def shipped_rum():
     from engbench import paths
-    from engbench.report import rum_tradeoffs
+    from engbench.workloads.ycsb import tradeoffs
     processed = paths.REPO / "data" / "processed"
-    return rum_tradeoffs.ycsb_rum_long(processed), rum_tradeoffs.ycsb_regime(processed, paths.REPO / "data" / "raw")
+    return tradeoffs.ycsb_rum_long(processed), tradeoffs.ycsb_regime(processed, paths.REPO / "data" / "raw")
 
 
 def test_shipped_tables_give_every_engine_all_three_corners(shipped_rum):
@@ -308,14 +308,14 @@ def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
 
 
 def test_rum_notebook_prose_and_chart_from_the_shipped_tables(shipped_rum):
-    from engbench.report import rum_tradeoffs
+    from engbench.workloads.ycsb import tradeoffs
     long, regime = shipped_rum
-    text = rum_tradeoffs.ycsb_rum_prose(long, regime)
+    text = tradeoffs.ycsb_rum_prose(long, regime)
     assert "`run.memory_limit` 112 MiB" in text and "200,000 records" in text
     assert "- **update amp (A, B, F: updates) [process]**:" in text
     for engine in SHIPPED_ENGINES:
         assert f"- {engine}: lowest in" in text
-    table = rum_tradeoffs.ycsb_rum_table(long)
+    table = tradeoffs.ycsb_rum_table(long)
     assert sorted(table["engine"]) == sorted(SHIPPED_ENGINES) and "NA" not in table.to_numpy().ravel().tolist()
-    spec = rum_tradeoffs.ycsb_rum_chart(long, regime["where"]).to_dict()
+    spec = tradeoffs.ycsb_rum_chart(long, regime["where"]).to_dict()
     assert spec["facet"]["column"]["field"] == "panel"

@@ -2,8 +2,8 @@
 the folder that uses the report engine: its own tables, charts and sentences in the paper. The
 facts of a folder (its __init__.py, the registry engbench.workloads) stand at the bottom of the
 package, read by every layer; these modules stand above the report engine (engbench.report's
-tables, charts, prose) and below what assembles the paper (engbench.report.paper and report.rum_tradeoffs,
-its readers), so a folder holds both without a circle (pyproject.toml's contracts say so).
+tables, charts, prose) and below what assembles the paper (engbench.report.paper, its
+only reader), so a folder holds both without a circle (pyproject.toml's contracts say so).
 
 A report module gives any of:
   tables(exp, proc) -> (tables, note | None)   its own tables of one experiment, first in its list
