@@ -56,6 +56,20 @@ def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
     assert readers <= forbidden, sorted(readers - forbidden)
 
 
+def test_every_upper_module_of_a_folder_imports_first():
+    """A folder's upper module imports the engine it stands on; had an engine's package __init__
+    read the registry of these modules, importing one of them first would meet itself half-made
+    (a circle through a package's __init__ that the contracts' graph does not draw). Each is
+    imported first, in a fresh interpreter."""
+    mods = sorted(f"engbench.workloads.{p.parent.name}.{p.stem}" for p in (SRC / "workloads").glob("*/*.py")
+                  if p.stem != "__init__")
+    assert mods, "the folders have upper modules"
+    code = "import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)"
+    for m in mods + ["engbench.workloads.upper"]:
+        out = subprocess.run([sys.executable, "-c", code, m], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, f"{m}: {out.stderr[-800:]}"
+
+
 def local_imports(path: Path) -> list[tuple[int, str]]:
     """(line, text) of every import of engbench inside a function of `path`."""
     tree = ast.parse(path.read_text())
