@@ -94,11 +94,11 @@ if means is not None:
 # process's own task I/O (its threads and the engine's background threads; an A update rewrites one
 # 100-byte field, so its logical bytes are the field's); [device] iostat, the whole disk; [allocated]
 # the allocated bytes of the data directory at the end. The table and chart are the paper's
-# (`engbench.report.ycsb_rum`), cell for cell. Each bar is the mean of the repetitions, the line
+# (`engbench.workloads.ycsb.report`), cell for cell. Each bar is the mean of the repetitions, the line
 # through it the lowest to the highest run.
 
 # %%
-from engbench.report.rum_tradeoffs import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
+from engbench.workloads.ycsb.tradeoffs import ycsb_regime, ycsb_rum_chart, ycsb_rum_long, ycsb_rum_prose, ycsb_rum_table
 
 ycsb = ycsb_rum_long(processed_dir)
 if ycsb is None:

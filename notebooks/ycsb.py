@@ -79,7 +79,7 @@ notebooks.sweep(table, "workload", "ops/s", "ycsb: operations per second by core
 #   updates wrote;
 # - **space amplification** (every letter) = bytes allocated on disk ÷ bytes of the live records.
 #
-# The table and chart are the paper's (`engbench.report.ycsb_rum`). The paper also puts the engine's
+# The table and chart are the paper's (`engbench.workloads.ycsb.report`). The paper also puts the engine's
 # **own read counters** (WiredTiger: pages and bytes read into its cache; RocksDB: block cache misses
 # and bytes read from SST files) beside read amplification: an engine read that the operating
 # system's page cache serves costs a copy, not a device read. That is why, at the defaults, the
@@ -87,7 +87,7 @@ notebooks.sweep(table, "workload", "ops/s", "ycsb: operations per second by core
 # limit (which caps the page cache too) turns the engine's reads into device reads.
 
 # %%
-from engbench.report.workload_charts import ycsb_rum_of_runs
+from engbench.workloads.ycsb.report import ycsb_rum_of_runs
 
 rum_table, rum_chart = ycsb_rum_of_runs(runs["run_dir"])
 display(rum_table.printed)

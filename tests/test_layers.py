@@ -44,6 +44,32 @@ def test_every_module_but_the_registry_reaches_a_workload_folder_only_through_it
     assert sources == modules - {"engbench.workloads"}, sorted(sources ^ (modules - {"engbench.workloads"}))
 
 
+def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
+    """The circle report.paper -> workloads.upper -> <folder>.report -> report.<engine> is kept open
+    by forbidding the report modules every reader of the upper registry (a new reader must be added
+    to the contract, or it could close a circle the package-level contracts do not see)."""
+    import grimp
+    graph = grimp.build_graph("engbench")
+    readers = graph.find_modules_that_directly_import("engbench.workloads.upper")
+    forbidden = set(next(c for c in contracts() if c["id"] == "report-modules-below-the-paper")["forbidden_modules"])
+    assert readers, "the paper reads the upper registry"
+    assert readers <= forbidden, sorted(readers - forbidden)
+
+
+def test_every_upper_module_of_a_folder_imports_first():
+    """A folder's upper module imports the engine it stands on; had an engine's package __init__
+    read the registry of these modules, importing one of them first would meet itself half-made
+    (a circle through a package's __init__ that the contracts' graph does not draw). Each is
+    imported first, in a fresh interpreter."""
+    mods = sorted(f"engbench.workloads.{p.parent.name}.{p.stem}" for p in (SRC / "workloads").glob("*/*.py")
+                  if p.stem != "__init__")
+    assert mods, "the folders have upper modules"
+    code = "import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)"
+    for m in mods + ["engbench.workloads.upper"]:
+        out = subprocess.run([sys.executable, "-c", code, m], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0, f"{m}: {out.stderr[-800:]}"
+
+
 def local_imports(path: Path) -> list[tuple[int, str]]:
     """(line, text) of every import of engbench inside a function of `path`."""
     tree = ast.parse(path.read_text())

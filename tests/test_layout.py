@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from engbench import paths, workloads
-from engbench.report import data, paper, tables, theme
+from engbench.report import data, tables, theme
 from engbench.run import driver, limits
 
 DRIVER = paths.REPO / "driver" / "src"
@@ -34,7 +34,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
                    "store_mongodb.cc", "driver/src/workloads/registry.cc", "src/engbench/workloads/<name>/",
                    "src/engbench/workloads/__init__.py", "FOLDERS",
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
-                   "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written"):
+                   "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written",
+                   "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
@@ -58,6 +59,16 @@ def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
     assert len(listed) == 1, f"the registry's FOLDERS lists {name}'s folder once"
     assert listed[0].__name__ == f"engbench.workloads.{name.replace('-', '_')}", listed[0].__name__
     assert workloads.WORKLOADS[name] is listed[0].WORKLOAD
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_a_folders_report_module_is_listed_by_the_upper_registry_once(name):
+    from engbench.workloads import upper
+    mod = f"engbench.workloads.{name.replace('-', '_')}.report"
+    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "report.py").is_file()
+    listed = [m for m in upper.REPORTS if m.__name__ == mod]
+    assert len(listed) == (1 if has else 0), f"upper.REPORTS lists {mod} once if it exists, else not"
+    assert not has or upper.BY_NAME[name] is listed[0], "the report module carries its folder's entry"
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
@@ -91,7 +102,6 @@ def test_every_workload_has_its_notebook_params_pin_and_paper_section(name):
     # the paper section: its introduction and table kinds the report knows
     assert len(w.intro) > 40, "the paper's section introduction"
     assert w.tables and all(k in tables.KINDS for k in w.tables), w.tables
-    assert all(p in paper.PARTS for p in w.parts), w.parts
     # the notebook, a jupytext pair, output-free, that runs this workload (tests/test_notebooks.py
     # checks its rules, nbval runs it)
     nb = paths.REPO / "notebooks" / w.notebook if w.notebook else None

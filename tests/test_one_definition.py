@@ -13,7 +13,9 @@ import pandas as pd
 import pytest
 
 from engbench import paths
-from engbench.report import data, rum_tradeoffs, tables, workload_charts, ycsb_rum
+from engbench.report import data, rum_tradeoffs, tables
+from engbench.workloads.ycsb import report as ycsb_rum
+from engbench.workloads.ycsb import tradeoffs
 from engbench.tables.processed import load_processed
 
 SHIPPED = ("data/raw", "data/processed", "paper/build")
@@ -69,13 +71,13 @@ def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
 def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     processed = shipped / "data" / "processed"
     want = _paper_csv(shipped, "ycsb.rum")
-    long = rum_tradeoffs.ycsb_rum_long(processed)
+    long = tradeoffs.ycsb_rum_long(processed)
     assert long["tag"].unique().tolist() == [""]  # one regime shipped: the paper's ycsb.rum
-    _same(rum_tradeoffs.ycsb_rum_table(long).drop(columns=["regime"]), want, "rum_tradeoffs.ipynb")
+    _same(tradeoffs.ycsb_rum_table(long).drop(columns=["regime"]), want, "rum_tradeoffs.ipynb")
     # notebooks/ycsb.ipynb processes the run directories itself
     runs = sorted(p for p in (shipped / "data" / "raw").glob("*_ycsb_*") if (p / "manifest.json").is_file())
     assert len(runs) == 45  # repro_ycsb_rum_{a,c,e}: 5 engines x 3 repetitions
-    table, chart = workload_charts.ycsb_rum_of_runs(runs)
+    table, chart = ycsb_rum.ycsb_rum_of_runs(runs)
     _same(table.printed, want, "ycsb.ipynb")
     # the paper's SQLite A update amplification is the processed runs' own columns, by counter
     proc = load_processed(processed)
@@ -92,7 +94,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
         assert v["panel"] == ycsb_rum.header(v["corner"], v["counter"])
         cell = want.set_index("engine").loc[v["config"], v["panel"]]
         assert cell.split(" ")[0] == tables.fmt(v["mean"], 2)
-    nb_spec = rum_tradeoffs.ycsb_rum_chart(long).to_dict()
+    nb_spec = tradeoffs.ycsb_rum_chart(long).to_dict()
     (nb_values,) = nb_spec["datasets"].values()
     assert nb_values == values
 

@@ -283,13 +283,14 @@ def _mixed(tmp_path):
 
 
 def test_steps_tables_equal_processed_steps_rounded(tmp_path):
-    from engbench.report import data, workload_tables
+    from engbench.report import data
+    from engbench.workloads.sysbench_update import report as sysbench_report
     from engbench.report.tables import fmt
     _mixed(tmp_path)
     proc = load_processed(tmp_path / "processed")
     exp = next(e for e in data.comparisons(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
     assert exp.title == "sysbench sweep"  # the params file's description
-    tabs = {t.name.split(".", 1)[1]: t for t in workload_tables.steps_tables(exp, proc["steps"])}
+    tabs = {t.name.split(".", 1)[1]: t for t in sysbench_report.steps_tables(exp, proc["steps"])}
     assert set(tabs) == {"tps", "iostat_r", "r_per_t", "steps"}
     steps = proc["steps"].merge(proc["runs"][["run_id", "engine"]]).set_index(["engine", "clients"])
     tps, rt, rs = (tabs[k].printed.set_index("engine") for k in ("tps", "r_per_t", "iostat_r"))

@@ -78,14 +78,15 @@ def _cache_pollution_run(root, when, read_once, hardware=None):
 
 
 def test_read_once_comparison_is_per_machine(tmp_path):
-    from engbench.report import data, workload_tables
+    from engbench.report import data
+    from engbench.workloads.cache_pollution import report as cache_report
     raw = tmp_path / "raw"
     for when, (ro, hw) in enumerate([(False, None), (True, None), (False, OTHER), (True, OTHER)]):
         _cache_pollution_run(raw, when, ro, hw)
     proc = build_tables(runs_in(raw))
     groups = data.where_groups(proc["runs"])
     assert len(groups) == 2
-    tabs = [workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
+    tabs = [cache_report.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
             for tag, sub in groups]
     assert len({t.name for t in tabs}) == 2
     for t in tabs:  # one run of each read_once per machine, never the two machines' mean
@@ -93,7 +94,8 @@ def test_read_once_comparison_is_per_machine(tmp_path):
 
 
 def test_sysbench_sweep_chart_shows_own_reads_and_the_read_bound_tps(tmp_path):
-    from engbench.report import data, workload_charts
+    from engbench.report import data
+    from engbench.workloads.sysbench_update import report as sysbench_report
     from test_process import make_sysbench_run
     d = make_sysbench_run(tmp_path)
     _on(d, run_limits={"read_iops": 100, "cgroup": {"version": 1}})
@@ -102,9 +104,9 @@ def test_sysbench_sweep_chart_shows_own_reads_and_the_read_bound_tps(tmp_path):
         f"{T0},0,0,0,0,0,0,0,0\n{T0 + 4},0,0,0,0,1000,0,0,0\n{T0 + 10},0,0,0,0,4000,0,0,0\n")
     proc = build_tables([d])
     exp = data.comparisons(proc["runs"], defaults_of=lambda w: None)[0]
-    spec = workload_charts.steps(exp, proc["steps"], "m").to_dict()
+    spec = sysbench_report.steps(exp, proc["steps"], "m").to_dict()
     rows = next(iter(spec["datasets"].values()))
-    ceil = [r for r in rows if r["kind"] == workload_charts.CEILING]
+    ceil = [r for r in rows if r["kind"] == sysbench_report.CEILING]
     assert sorted((r["clients"], r["value"]) for r in ceil) == [(1, 200.0), (2, 200.0)]  # 100 IOPS ÷ 0.5 r/update
-    own = [r for r in rows if r["metric"] == workload_charts.OWN_READS[1]]
+    own = [r for r in rows if r["metric"] == sysbench_report.OWN_READS[1]]
     assert sorted((r["clients"], r["value"]) for r in own) == [(1, 0.5), (2, 0.5)]

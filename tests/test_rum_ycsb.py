@@ -137,7 +137,7 @@ def test_engine_counters_of_real_runs_match_their_files(rum_runs):
 
 def test_rum_chart_from_processed_runs(rum_runs):
     root, proc = rum_runs
-    from engbench.report import ycsb_rum
+    from engbench.workloads.ycsb import report as ycsb_rum
     long = ycsb_rum.rum_long(proc["runs"], proc["loads"])
     assert list(long.columns) == ycsb_rum.LONG
     runs = proc["runs"]
@@ -190,7 +190,7 @@ def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
     assert (build / "tables" / "ycsb.rum.csv").is_file()
     assert "Read amplification comes from the YCSB C (point reads) and E (scans) runs" in ycsb
     # the tables' cells are ycsb_rum's, as printed
-    from engbench.report import ycsb_rum
+    from engbench.workloads.ycsb import report as ycsb_rum
     proc = load_processed(root / "processed")
     t = ycsb_rum.read_counters_table(proc["runs"], proc["engine_stats"], proc["intervals"])
     assert t.markdown() in ycsb
@@ -244,7 +244,7 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     assert er.loc[capped.name, "engine_reads_per_op"] >= 0.5 and er.loc[cached.name, "engine_reads_per_op"] >= 0.5
     assert c["read_amp_device"] > f["read_amp_device"]
     # the RUM table's read amp of the capped run by its own cgroup, of both runs by the device
-    from engbench.report import ycsb_rum
+    from engbench.workloads.ycsb import report as ycsb_rum
     long = ycsb_rum.rum_long(proc["runs"], proc["loads"])
     reads = long[long["corner"] == "read amp (C: point reads)"].set_index(["counter", "config"])
     capped_cfg, cached_cfg = "rocksdb (limits memory 48 MiB, cgroup v1)", "rocksdb (limits none)"
@@ -264,9 +264,9 @@ SHIPPED_ENGINES = ["rocksdb", "wiredtiger", "lmdb", "sqlite", "wiredtiger-lsm"]
 @pytest.fixture(scope="module")
 def shipped_rum():
     from engbench import paths
-    from engbench.report import rum_tradeoffs
+    from engbench.workloads.ycsb import tradeoffs
     processed = paths.REPO / "data" / "processed"
-    return rum_tradeoffs.ycsb_rum_long(processed), rum_tradeoffs.ycsb_regime(processed, paths.REPO / "data" / "raw")
+    return tradeoffs.ycsb_rum_long(processed), tradeoffs.ycsb_regime(processed, paths.REPO / "data" / "raw")
 
 
 def test_shipped_tables_give_every_engine_all_three_corners(shipped_rum):
@@ -308,14 +308,14 @@ def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
 
 
 def test_rum_notebook_prose_and_chart_from_the_shipped_tables(shipped_rum):
-    from engbench.report import rum_tradeoffs
+    from engbench.workloads.ycsb import tradeoffs
     long, regime = shipped_rum
-    text = rum_tradeoffs.ycsb_rum_prose(long, regime)
+    text = tradeoffs.ycsb_rum_prose(long, regime)
     assert "`run.memory_limit` 112 MiB" in text and "200,000 records" in text
     assert "- **update amp (A, B, F: updates) [process]**:" in text
     for engine in SHIPPED_ENGINES:
         assert f"- {engine}: lowest in" in text
-    table = rum_tradeoffs.ycsb_rum_table(long)
+    table = tradeoffs.ycsb_rum_table(long)
     assert sorted(table["engine"]) == sorted(SHIPPED_ENGINES) and "NA" not in table.to_numpy().ravel().tolist()
-    spec = rum_tradeoffs.ycsb_rum_chart(long, regime["where"]).to_dict()
+    spec = tradeoffs.ycsb_rum_chart(long, regime["where"]).to_dict()
     assert spec["facet"]["column"]["field"] == "panel"

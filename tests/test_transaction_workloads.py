@@ -64,7 +64,8 @@ def test_processed_per_transaction(reported):
 
 
 def test_tables_are_per_transaction(reported):
-    from engbench.report import tables, workload_tables
+    from engbench.report import tables
+    from engbench.workloads.linkbench import report as linkbench_report
     _, proc, exps, _ = reported
     tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exps["sysbench-update"], proc["latency"])}
     assert "per_txn" in tabs and "per_insert" not in tabs and "per_200k" not in tabs
@@ -72,7 +73,7 @@ def test_tables_are_per_transaction(reported):
         "engine", "n", "tps (txn/s)", "r/t (reads/txn)", "rKB/t (KB/txn)", "wKB/t (KB/txn)",
         "Mcpu/t ((us+sy)·1e6/tps)", "size (GB)", "rss (GB)"]
     assert tabs["per_txn"].title.endswith("— per transaction")
-    query = workload_tables.query_tables(exps["linkbench"], proc["latency"], proc["loads"])[0][0]
+    query = linkbench_report.query_tables(exps["linkbench"], proc["latency"], proc["loads"])[0][0]
     assert list(query.printed.columns)[2:6] == ["tps (txn/s)", "r/t (reads/txn)", "rKB/t (KB/txn)", "wKB/t (KB/txn)"]
     assert "p99 gll (ms)" in query.printed.columns
 

@@ -31,25 +31,16 @@ import jinja2
 
 from .. import paths, verdicts
 from .. import workloads as registry
+from ..workloads import upper
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
-from . import charts, citation, data, device, findings, manuscript, methods, prose, tables, workload_charts
-from . import workload_tables, ycsb_rum
+from . import charts, citation, data, device, findings, manuscript, methods, tables
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
 
 TEMPLATE = "paper.md.j2"
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
-# The parts of a workload's section beyond every workload's tables and charts; a workload names its
-# own in its registry entry (Workload.parts):
-#   steps        a concurrency sweep: the per-step tables, the chart of rate and reads against clients
-#   query        the per-transaction table with the p99 of the query mix, and the load's table
-#   bulk         the journal and compression knobs beside the bytes per document
-#   cache        the hot read rate before, during and after a cold pass (table, chart), cache statistics
-#   read_once    read_once true against false, across the section's experiments
-#   rum_corners  YCSB's RUM corners and read counters, across the section's experiments
-PARTS = ("steps", "query", "bulk", "cache", "read_once", "rum_corners")
 
 
 def md_text(text) -> str:
@@ -109,13 +100,10 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     """Save every chart; experiment key → [(caption, relative path)]; "sweeps" → same."""
     out = {}
     for e in exps:
-        m, parts = machine_of(e.runs), registry.get(e.workload).parts
+        m, own = machine_of(e.runs), upper.hook(e.workload, "figures")
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
-                ("steps", "Updates per second and disk reads per update against the number of clients.",
-                 workload_charts.steps(e, proc["steps"], m) if "steps" in parts else None),
-                ("phases", "Hot reads per second before, during and after the cold pass.",
-                 workload_charts.cache_phases(e, proc["cache_pollution"], m) if "cache" in parts else None),
+                *(own(e, proc, m) if own else ()),
                 ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
                 ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
                 ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
@@ -144,16 +132,14 @@ def _sweep_groups(runs):
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
     """The workload-specific tables of one experiment (first), and a note for the text."""
-    parts = registry.get(e.workload).parts
-    if "steps" in parts:
-        return workload_tables.steps_tables(e, proc["steps"]), None
-    if "query" in parts:
-        return workload_tables.query_tables(e, proc["latency"], proc["loads"])
-    if "bulk" in parts:
-        return workload_tables.bulk_tables(e), None
-    if "cache" in parts:
-        return workload_tables.cache_tables(e, proc["cache_pollution"], proc["engine_stats"]), None
-    return [], None
+    own = upper.hook(e.workload, "tables")
+    return own(e, proc) if own else ([], None)
+
+
+def _sentences(e, proc, nums) -> list[str]:
+    """The sentences of one experiment: its workload's own (its report.py's), none else."""
+    own = upper.hook(e.workload, "sentences")
+    return own(e, proc, nums) if own else []
 
 
 def sections(exps, proc, nums) -> list[dict]:
@@ -164,37 +150,8 @@ def sections(exps, proc, nums) -> list[dict]:
                                                                else len(order), w))
     out = []
     for w in present:
-        wl_tabs, text, parts = [], [], registry.get(w).parts
-        if "read_once" in parts:
-            groups = where_groups(proc["runs"][proc["runs"]["workload"] == w])
-            for tag, sub in groups:
-                t = workload_tables.read_once_table(sub, proc["cache_pollution"], proc["engine_stats"], tag)
-                if t is not None:
-                    t.caption += f" Measured on {where(sub)}."
-                    wl_tabs.append(t)
-                said = prose.read_once_sentences(sub, proc["cache_pollution"], nums, tag)
-                text += [f"On {where(sub)}: {x}" for x in said] if len(groups) > 1 else said
-        charts_ = []
-        if "rum_corners" in parts:  # the RUM corners and the read counters, per machine, run limits and records
-            for tag, sub in ycsb_rum.ycsb_groups(proc["runs"]):
-                long = ycsb_rum.rum_long(sub, proc["loads"])
-                counters = ycsb_rum.read_counters_table(sub, proc["engine_stats"], proc["intervals"], tag)
-                for t in filter(None, (ycsb_rum.rum_table(long, tag), counters)):
-                    t.caption += f" Measured on {where(sub)}."
-                    t.title += f" ({where(sub)})" if tag else ""
-                    wl_tabs.append(t)
-                if counters is not None and not text:
-                    text.append("Read amplification comes from the YCSB C (point reads) and E (scans) "
-                                "runs, update amplification from A, B and F, the load's write amplification "
-                                "from the letters whose run phase inserts nothing, space amplification from "
-                                "every letter; each corner is shown by every counter that measured it "
-                                "([device]: iostat, the whole disk; [cgroup]: the run's own cgroup; "
-                                "[process]: the engine process's task I/O). The read-counter table puts each "
-                                "engine's own read counters beside read amplification (an engine read the "
-                                "OS page cache serves is no device read).")
-                charts_.append((f"ycsb.rum{tag}", f"ycsb: the RUM corners per engine ({where(sub)}); each "
-                                "panel names its counter. " + charts.RUM_CAPTION,
-                                ycsb_rum.rum_chart(long, where(sub), len(sub))))
+        own = upper.hook(w, "section")
+        wl_tabs, text, charts_ = own(proc, nums) if own else ([], [], [])
         cite = "; ".join(f"@{k}" for k in registry.get(w).cite)
         out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",
                     "tables": wl_tabs, "text": text,
@@ -276,8 +233,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         for t in mine:
             t.caption += f" Measured on {where(e.runs)}."
         tabs += mine
-    sentences = {e.key: prose.experiment_sentences(e, proc, nums) + list(filter(None, [device.no_calibration(e)]))
-                 for e in exps}
+    sentences = {e.key: _sentences(e, proc, nums) + list(filter(None, [device.no_calibration(e)])) for e in exps}
     dev_table = device.devices_table(proc["devices"])
     tabs += [dev_table] if dev_table is not None else []
     secs = sections(exps, proc, nums)

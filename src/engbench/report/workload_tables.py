@@ -1,61 +1,34 @@
 """The workload-specific tables (docs/driver.md, "Workload-specific outputs"), in the shapes of
 the source documents' tables (data/published/*.csv), rounded as engbench.report.tables:
 
-  sysbench-update  engines × clients: tps, iostat r/s, disk reads per update (r/t) — the shapes
-                   of 001_sysbench_update_{tps,iostat_reads_per_s,disk_reads_per_update}.csv —
-                   and every per-step cost (processed table `steps`)
-  linkbench        the query table of 000_linkbench_query_*.csv (tps, r/t, rKB/t, wKB/t, Mcpu/t,
-                   size, rss, p99 of update_node, get_node, update_link, get_links_list) and, when
-                   the captures cover the load's window, the load table of 000_linkbench_load_*.csv
-  bulk-insert      source 002's comparison: documents/s, bytes on disk per document, size, with the
-                   journal and compression knobs as columns
-  cache-pollution  hot reads before / during / after the cold pass, the hot scan time, the engine
-                   cache statistics before / mid / after (004_wt_cache_*.csv) and, across
-                   experiments, read_once true vs false with the change in percent (004_*.csv)
+  sysbench-update  its folder's report.py (engbench.workloads.sysbench_update.report)
+  linkbench        its folder's report.py (engbench.workloads.linkbench.report)
+  bulk-insert      its folder's report.py (engbench.workloads.bulk_insert.report)
+  cache-pollution  its folder's report.py (engbench.workloads.cache_pollution.report)
   ycsb             the RUM corners and the engines' read counters: engbench.report.ycsb_rum
 
 Every table is a tables.Table (name, title, caption, printed cells, numeric means)."""
 
 from __future__ import annotations
 
-import json
-
 import pandas as pd
 
-from ..normalize import views
-from .tables import UNITS, Table, _build, _cell, fmt
+from .tables import Table, _cell
 
-STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),
-             ("r_per_s", "iostat_r", 0, "iostat reads per second"),
-             ("r_per_op", "r_per_t", 2, "disk reads per update (iostat r/s ÷ tps)")]
-STEP_LONG = [("q", "tps (txn/s)", 0), ("r_per_s", "r/s", 0), ("rkb_per_s", "rKB/s", 0),
-             ("wkb_per_s", "wKB/s", 0), ("r_per_op", "r/t", 2), ("rkb_per_op", "rKB/t", 2),
-             ("wkb_per_op", "wKB/t", 2), ("mcpu_per_op", "Mcpu/t", 0), ("cs_per_op", "cs/t", 2),
-             ("coverage", "coverage", 2)]
-LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
-JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
-COMPRESSION = {"wiredtiger": "block_compressor", "wiredtiger-lsm": "block_compressor",
-               "rocksdb": "compression"}
-STAT_LABELS = {"cache: bytes currently in the cache": "bytes in cache",
-               "cache: unmodified pages evicted": "unmodified pages evicted",
-               "cache: modified pages evicted": "modified pages evicted",
-               "cache: pages read into cache": "pages read into cache",
-               "rocksdb.block-cache-usage": "block cache bytes", "rocksdb.block.cache.add": "block adds",
-               "rocksdb.block.cache.hit": "block hits", "rocksdb.block.cache.miss": "block misses",
-               "rocksdb.block.cache.data.hit": "data block hits",
-               "rocksdb.block.cache.data.miss": "data block misses"}
 NAN = float("nan")
 
 
-def _stat(values) -> tuple:
+def stat(values) -> tuple:
+    """(n, mean, min, max) of ``values``: n counts them all, the others only the numbers (NaN when none)."""
     v = pd.to_numeric(pd.Series(list(values), dtype=object), errors="coerce").dropna()
     n = len(values)
     return (n, float(v.mean()) if len(v) else NAN, float(v.min()) if len(v) else NAN,
             float(v.max()) if len(v) else NAN)
 
 
-def _table(name, title, caption, header, rows) -> Table:
-    """rows: [[label cells..., (n, mean, lo, hi, rule) or str ...]]; means keep the numbers."""
+def own_table(name, title, caption, header, rows) -> Table:
+    """A table of a workload's own shape. rows: [[label cells..., (n, mean, lo, hi, rule) or str ...]];
+    means keep the numbers."""
     printed, means = [], []
     for row in rows:
         printed.append([c if isinstance(c, str) else _cell(c[:4], c[4]) for c in row])
@@ -70,200 +43,3 @@ def with_config(frame, exp):
     if frame is None or frame.empty or "run_id" not in frame:
         return pd.DataFrame()
     return frame.merge(exp.runs[["run_id", "config"]], on="run_id")
-
-
-# --- sysbench-update ---------------------------------------------------------------------
-
-def steps_tables(exp, steps) -> list[Table]:
-    st = with_config(steps, exp)
-    if st.empty:
-        return []
-    st = st[st["ran"].astype(bool)]
-    clients = sorted(int(c) for c in st["clients"].unique())
-    low = st[st["missed_s"] > 0]
-    note = (f" The captures miss part of {len(low)} of {len(st)} step windows beyond their partial "
-            "first and last seconds (NA: no sample inside the window); their iostat figures are "
-            "less certain." if len(low) else "")
-    out = []
-    for col, kind, rule, title in STEP_WIDE:
-        rows = []
-        for cfg in exp.configs:
-            g = st[st["config"] == cfg]
-            rows.append([cfg] + [(*_stat(g.loc[g["clients"] == c, col].tolist()), rule) for c in clients])
-        head = ["engine"] + [f"{c} client{'s' if c != 1 else ''}" for c in clients]
-        out.append(_table(f"{exp.key}.{kind}", f"{exp.title} — {title}",
-                          "Each step's window of the sweep (summary steps); mean (min–max) of "
-                          "repeated runs." + note, head, rows))
-    rows = []
-    for cfg in exp.configs:
-        for c in clients:
-            g = st[(st["config"] == cfg) & (st["clients"] == c)]
-            if len(g):
-                rows.append([cfg, str(c), str(len(g))] + [(*_stat(g[col].tolist()), r) for col, _, r in STEP_LONG])
-    out.append(_table(f"{exp.key}.steps", f"{exp.title} — per-step costs per update",
-                      "iostat and vmstat means over each step's window divided by the step's tps; "
-                      "coverage: fraction of the window the captures cover." + note,
-                      ["engine", "clients", "n"] + [h for _, h, _ in STEP_LONG], rows))
-    return out
-
-
-# --- linkbench ---------------------------------------------------------------------------
-
-def query_tables(exp, latency, loads) -> tuple[list[Table], str | None]:
-    """The query table, and the load table or the reason there is none."""
-    lat = latency[latency["run_id"].isin(exp.run_ids)]
-    wide = lat.pivot_table(index="run_id", columns="op", values="p99_us", aggfunc="first") / 1000
-    runs = exp.runs.merge(wide.add_prefix("p99.").reset_index(), on="run_id", how="left")
-    sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
-    cols = list(views.TXN)  # the per-transaction table, then the p99 of four operations
-    rules = {h: UNITS[h][1] for h, _ in cols}
-    units = {h: UNITS[h][0] for h, _ in cols}
-    for short, op in LINK_OPS:
-        cols.append((f"p99 {short}", f"p99.{op}"))
-        rules[f"p99 {short}"], units[f"p99 {short}"] = "ms", "ms"
-    out = [_build(sub, "query", "query (per transaction = one request)", cols, rules, units)]
-    ld = with_config(loads, exp)
-    if ld.empty:
-        return out, "The runs record no load phase."
-    usable = ld[ld["window"].astype(bool) & (ld["missed_s"] == 0)]
-    if len(usable) < len(ld):
-        why = ("the driver's summary gives the load's duration but not its window"
-               if not ld["window"].astype(bool).any() else
-               "the captures miss part of some load windows beyond their partial edge seconds")
-        ips = ", ".join(f"{cfg} {fmt(ld.loc[ld['config'] == cfg, 'q'].mean(), 0)}"
-                        for cfg in exp.configs if (ld["config"] == cfg).any())
-        return out, (f"No load table (ips, wKB/i, Mcpu/i, size, rss): {why}, so its device and CPU "
-                     f"costs cannot be told apart from the rest of the run. Load rate (nodes + "
-                     f"links per second, from the summary): {ips}.")
-    rows = []
-    for cfg in exp.configs:
-        g = usable[usable["config"] == cfg]
-        rows.append([cfg, str(len(g)), (*_stat(g["q"].tolist()), 0), (*_stat(g["wkb_per_op"].tolist()), 2),
-                     (*_stat(g["mcpu_per_op"].tolist()), 0), "NA", (*_stat(g["rss_gb"].tolist()), 2)])
-    out.append(_table(f"{exp.key}.load", f"{exp.title} — load", "Over the load window (summary "
-                      "load); size at the end of the load is not recorded (NA).",
-                      ["engine", "n", "ips (inserts/s)", "wKB/i (KB/insert)", "Mcpu/i ((us+sy)·1e6/ips)",
-                       "size (GB)", "rss (GB)"], rows))
-    return out, None
-
-
-# --- bulk-insert -------------------------------------------------------------------------
-
-def _knob(run, engine, names):
-    name = names.get(engine)
-    if not name:
-        return "—"
-    col = f"knob.{engine.split('-')[0]}.{name}"
-    v = run.get(col)
-    if v is None or v != v:
-        return "default"
-    v = json.loads(v) if isinstance(v, str) and v in ("true", "false") else v
-    return {True: "on", False: "off"}.get(v, str(v)) if isinstance(v, bool) else str(v)
-
-
-def bulk_tables(exp) -> list[Table]:
-    rows = []
-    for cfg in exp.configs:
-        g = exp.runs[exp.runs["config"] == cfg]
-        first = g.iloc[0].to_dict()
-        engine = str(first["engine"])
-        rows.append([cfg, _knob(first, engine, JOURNAL), _knob(first, engine, COMPRESSION), str(len(g)),
-                     (*_stat(g["q"].tolist()), 0), (*_stat(g.get("bytes_per_document", pd.Series([NAN] * len(g))).tolist()), 1),
-                     (*_stat(g["size_gb"].tolist()), 1)])
-    return [_table(f"{exp.key}.bulk", f"{exp.title} — insert rate and bytes per document",
-                   "journal: the engine's log/WAL knob, compression: its block compressor (— when the "
-                   "engine has none); bytes per document = allocated bytes of the data directory "
-                   "after the engine closed ÷ documents inserted (journal files included).",
-                   ["engine", "journal", "compression", "n", "insert rate (docs/s)",
-                    "bytes per document (B)", "size (GB)"], rows)]
-
-
-# --- cache-pollution ---------------------------------------------------------------------
-
-def pct_change(x, base) -> float:
-    """(x − base) / base × 100: the documents' "pct change" of read_once true vs false."""
-    if x != x or base != base or not base:
-        return NAN
-    return (x - base) / base * 100
-
-
-def cache_tables(exp, cp, stats) -> list[Table]:
-    c = with_config(cp, exp)
-    out = []
-    if not c.empty:
-        rows = []
-        for cfg in exp.configs:
-            g = c[c["config"] == cfg]
-            drop = [pct_change(d, b) for d, b in zip(g["gets_per_s_during"], g["gets_per_s_before"])]
-            rows.append([cfg, str(len(g))] + [(*_stat(g[f"gets_per_s_{p}"].tolist()), 0)
-                                              for p in ("before", "during", "after")]
-                        + [(*_stat(drop), 2), (*_stat(g["cold_pass_ms"].tolist()), 1),
-                           (*_stat(g["scan_hot_ms"].tolist()), 1)])
-        out.append(_table(f"{exp.key}.reads", f"{exp.title} — hot reads and hot scan",
-                          "Hot point reads per second before, during and after the cold pass "
-                          "(summary phases); change = during vs before; hot scan = latency of the "
-                          "full hot scan after the readers stopped (op scan_hot).",
-                          ["engine", "n", "gets/s before", "gets/s during", "gets/s after",
-                           "during vs before (%)", "cold pass (ms)", "hot scan (ms)"], rows))
-    s = with_config(stats, exp)
-    if s.empty:
-        return out
-    for engine in sorted(s["run_id"].map(dict(zip(exp.runs["run_id"], exp.runs["engine"]))).unique()):
-        e = s[s["run_id"].isin(exp.runs.loc[exp.runs["engine"] == engine, "run_id"])]
-        names = [n for n in STAT_LABELS if n in set(e["stat"])]
-        rows = []
-        for cfg in [x for x in exp.configs if x in set(e["config"])]:
-            g = e[e["config"] == cfg]
-            piv = g.pivot_table(index="run_id", columns=["snapshot", "stat"], values="value", aggfunc="first")
-            for snap in ("before", "mid", "after", "after − before"):
-                cells = []
-                for n in names:
-                    if snap == "after − before":
-                        vals = (piv.get(("after", n), pd.Series(dtype=float))
-                                - piv.get(("before", n), pd.Series(dtype=float))).tolist()
-                    else:
-                        vals = piv[(snap, n)].tolist() if (snap, n) in piv else []
-                    cells.append((*_stat(vals), 0) if vals else "NA")
-                rows.append([cfg, snap] + cells)
-        out.append(_table(f"{exp.key}.cache_stats.{engine}", f"{exp.title} — {engine} cache statistics",
-                          "Engine statistics after the setup (before), after the cold pass (mid) "
-                          "and after the hot scan (after): `engine_stats_*.json`.",
-                          ["engine", "snapshot"] + [STAT_LABELS[n] for n in names], rows))
-    return out
-
-
-def read_once_table(runs, cp, stats, tag: str = "") -> Table | None:
-    """Across the cache-pollution experiments of ``runs`` (one machine and one set of run limits:
-    data.where_groups, whose ``tag`` names the table): each engine configuration and cold
-    action with read_once false and true, and true's change against false in percent."""
-    if cp is None or cp.empty:
-        return None
-    c = cp.merge(runs[["run_id", "engine"]], on="run_id")
-    bytes_after = stats[(stats["snapshot"] == "after") & stats["stat"].isin(
-        ["cache: bytes currently in the cache", "rocksdb.block-cache-usage"])] if len(stats) else stats
-    c = c.merge(bytes_after.rename(columns={"value": "cache_bytes_after"})[["run_id", "cache_bytes_after"]]
-                if len(bytes_after) else pd.DataFrame(columns=["run_id", "cache_bytes_after"]),
-                on="run_id", how="left")
-    c["ro"] = c["read_once"].map(lambda v: json.loads(v) if isinstance(v, str) else bool(v))
-    if c["ro"].nunique() < 2:
-        return None
-    metrics = [("scan_hot_ms", "hot scan (ms)", 1), ("gets_per_s_during", "gets/s during", 0),
-               ("gets_per_s_after", "gets/s after", 0), ("cache_bytes_after", "cache bytes after", 0)]
-    rows = []
-    for (engine, action), g in c.groupby(["engine", "cold_action"], sort=True):
-        base = {m: g.loc[~g["ro"], m].astype(float).mean() for m, _, _ in metrics}
-        for ro in (False, True):
-            h = g[g["ro"] == ro]
-            if h.empty:
-                continue
-            row = [str(engine), str(action), str(ro).lower(), str(len(h))]
-            for m, _, rule in metrics:
-                row.append((*_stat(h[m].tolist()), rule))
-                row.append("" if not ro else fmt(pct_change(h[m].astype(float).mean(), base[m]), 2))
-            rows.append(row)
-    head = ["engine", "cold action", "read_once", "n"]
-    for _, h, _ in metrics:
-        head += [h, f"{h.split(' (')[0]}: change (%)"]
-    return _table(f"cache-pollution.read_once{tag}", "cache-pollution — read_once true vs false",
-                  "Means of the runs; change = (true − false) ÷ false × 100, as the source's pct "
-                  "change.", head, rows)

@@ -3,7 +3,9 @@ the mirror of driver/src/workloads/<name>/): its operation unit, the op whose re
 its operations, the per-operation bases it reports, its table shapes, chart titles, section
 introduction, references and notebook, and what it writes. Read by engbench.tables (op_unit, ops,
 bases), engbench.run.readback (what it writes), the report (tables, charts, paper, prose) and the
-notebooks (notebooks/, tests/test_layout.py).
+notebooks (notebooks/, tests/test_layout.py). A folder's own part of the paper (its report.py) is
+the upper half of the folder, listed by the upper registry (upper.py), not here: these facts stand
+at the bottom of the package and import nothing above it.
 
 The operation units and per-op bases are units.py, the shape of an entry spec.Workload. A
 workload is its folder and one line of FOLDERS (docs/adding-a-workload.md); one the registry

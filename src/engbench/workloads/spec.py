@@ -30,7 +30,6 @@ class Workload:
                              # (empty: its rows, documents, docs or records, the first given)
     inserting_ops: tuple | None = None  # the run phase's ops that insert: a run without any of them
                                         # stored the load's logical bytes (None: not told)
-    parts: tuple = ()        # its own parts of the paper section, by kind (engbench.report.paper.PARTS)
 
     @property
     def op_label(self) -> str:

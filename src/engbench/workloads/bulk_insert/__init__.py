@@ -8,5 +8,4 @@ WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch")
                     "block compression knobs change how many bytes each document costs on disk.",
                     "bulk_insert.ipynb",
                     cite=("source-002",),
-                    engine_stats=("log",),
-                    parts=("bulk",))
+                    engine_stats=("log",))

@@ -10,5 +10,4 @@ WORKLOAD = Workload("cache-pollution", REQUEST, "get", "hot read", ("op",), None
                     "statistics and the time of a full hot scan afterwards show how much of the hot set "
                     "the cold pass pushed out.",
                     "cache_pollution.ipynb",
-                    cite=("source-004",),
-                    parts=("cache", "read_once"))
+                    cite=("source-004",))

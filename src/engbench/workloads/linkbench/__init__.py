@@ -16,7 +16,7 @@ def written(params: dict, summary: dict) -> dict:
 
 
 # the per-type ops repeat "request"; the per-transaction table of linkbench is its query table
-# (report.workload_tables), which adds the p99 of four operations to the per_txn columns
+# (its report.py), which adds the p99 of four operations to the per_txn columns
 WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("request",), ("rum",),
                     "LinkBench runs a social-graph mix of node and link reads and writes; one request is "
                     "one transaction, and the p99 columns are update_node (un), get_node (gn), update_link "
@@ -24,5 +24,4 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     "linkbench.ipynb",
                     cite=("linkbench", "source-000"),
                     written=written,
-                    load_sums=("nodes", "links"),
-                    parts=("query",))
+                    load_sums=("nodes", "links"))

@@ -18,5 +18,4 @@ WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",),
                     "iostat r/s over a step's window divided by its updates per second.",
                     "sysbench_update.ipynb",
                     cite=("sysbench", "source-001"),
-                    written=written,
-                    parts=("steps",))
+                    written=written)

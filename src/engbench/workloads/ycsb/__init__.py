@@ -23,5 +23,4 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     "ycsb.ipynb", point_read_op="read",
                     cite=("ycsb",),
                     written=written,
-                    engine_stats=("read",), inserting_ops=("insert", "read_modify_write"),
-                    parts=("rum_corners",))
+                    engine_stats=("read",), inserting_ops=("insert", "read_modify_write"))

@@ -1,8 +1,8 @@
-"""The YCSB side of RUM, one definition for every place that shows it: the paper's ycsb section
-(paper.sections), notebooks/rum_tradeoffs.ipynb (report.rum_tradeoffs) and notebooks/ycsb.ipynb
-(report.workload_charts.ycsb_rum_of_runs) all call rum_long, rum_table and rum_chart below, so a
-figure cannot have one value in the paper and another in a notebook (tests/test_one_definition.py
-compares them cell by cell).
+"""ycsb in the paper (the upper half of its folder, read through engbench.workloads.upper): the YCSB
+side of RUM, one definition for every place that shows it: the paper's ycsb section (section()),
+notebooks/rum_tradeoffs.ipynb (report.rum_tradeoffs) and notebooks/ycsb.ipynb (rum_of_runs) all
+call rum_long, rum_table and rum_chart below, so a figure cannot have one value in the paper and
+another in a notebook (tests/test_one_definition.py compares them cell by cell).
 
 Each corner of RUM is a processed column, named for its counter (engbench.normalize.amplification,
 engbench.tables.columns): where two counters are worth showing, the corner has a column per
@@ -12,16 +12,33 @@ corner."""
 
 from __future__ import annotations
 
+import json
+import tempfile
+from pathlib import Path
+
 import altair as alt
 import pandas as pd
 
-from ..normalize.rum import ENGINE_READ_COLS, engine_reads
-from .charts import RUM_CAPTION, _title
-from .data import ENGINE_ORDER, config_labels, where_groups
-from .tables import Table, _cell
-from .theme import engine_scale
+from ... import tables as processing
+from ...normalize.rum import ENGINE_READ_COLS, engine_reads
+from ...report import data
+from ...report.charts import RUM_CAPTION, _title
+from ...report.data import ENGINE_ORDER, config_labels, where, where_groups
+from ...report.tables import Table, _cell
+from ...report.theme import engine_scale
+from ...tables.processed import load_processed
+from . import WORKLOAD
 
 NAN = float("nan")
+# the section's sentence beside its read-counter table
+SECTION_TEXT = ("Read amplification comes from the YCSB C (point reads) and E (scans) "
+                "runs, update amplification from A, B and F, the load's write amplification "
+                "from the letters whose run phase inserts nothing, space amplification from "
+                "every letter; each corner is shown by every counter that measured it "
+                "([device]: iostat, the whole disk; [cgroup]: the run's own cgroup; "
+                "[process]: the engine process's task I/O). The read-counter table puts each "
+                "engine's own read counters beside read amplification (an engine read the "
+                "OS page cache serves is no device read).")
 
 # (corner, counter, processed table, column, YCSB letters whose runs measure it). The order of a
 # corner's counters is the chart's precedence: the chart shows a corner's first counter that has a
@@ -55,7 +72,7 @@ def ycsb_groups(runs: pd.DataFrame) -> list:
     """[(tag, runs)]: the YCSB runs of ``runs`` per machine, run limits and record count (runs of
     different regimes are never one mean); tag "" when there is one group, else "." + 6 hex digits
     (data.where_groups' convention)."""
-    y = runs[runs["workload"] == "ycsb"]
+    y = runs[runs["workload"] == WORKLOAD.name]
     if y.empty:
         return []
     out = []
@@ -73,7 +90,7 @@ def ycsb_runs(runs, engine_stats=None, intervals=None):
     knobs that differ between that engine's YCSB runs, plus the machine and the run limits when
     the runs have several); with engine_stats and intervals, also the engine's own read counters
     (normalize.rum.engine_reads)."""
-    y = runs[runs["workload"] == "ycsb"].copy()
+    y = runs[runs["workload"] == WORKLOAD.name].copy()
     if y.empty:
         return y
     y["letter"] = y["param.workload"].astype(str).str.lower()
@@ -244,3 +261,42 @@ def read_counters_table(runs, engine_stats, intervals, tag: str = ""):
                "only the device's reads. NA: no counter (LMDB, SQLite), no device sample, or nothing read.")
     return Table(f"ycsb.read_counters{tag}", "ycsb — read amplification beside the engines' read counters",
                  caption, pd.DataFrame(rows, columns=head), pd.DataFrame())
+
+
+def section(proc, nums) -> tuple[list, list, list]:
+    """Its section's own (tables, sentences, charts) across its experiments: the RUM corners and
+    the read counters, per machine, run limits and record count (ycsb_groups)."""
+    tabs, text, figs = [], [], []
+    for tag, sub in ycsb_groups(proc["runs"]):
+        long = rum_long(sub, proc["loads"])
+        counters = read_counters_table(sub, proc["engine_stats"], proc["intervals"], tag)
+        for t in filter(None, (rum_table(long, tag), counters)):
+            t.caption += f" Measured on {where(sub)}."
+            t.title += f" ({where(sub)})" if tag else ""
+            tabs.append(t)
+        if counters is not None and not text:
+            text.append(SECTION_TEXT)
+        figs.append((f"ycsb.rum{tag}", f"ycsb: the RUM corners per engine ({where(sub)}); each "
+                     "panel names its counter. " + RUM_CAPTION, rum_chart(long, where(sub), len(sub))))
+    return tabs, text, figs
+
+
+def ycsb_rum_of_runs(run_dirs):
+    """The RUM table and chart (rum_table and rum_chart, the paper's) of the YCSB runs in
+    ``run_dirs`` (what notebooks/ycsb.ipynb shows of the runs it made): the runs are processed by engbench.tables into a temporary directory (data/processed is left alone)
+    and read back as the paper reads data/processed. (None, None) when none of them is a complete
+    YCSB run."""
+    dirs = [Path(d) for d in run_dirs]
+    with tempfile.TemporaryDirectory(prefix="engbench-ycsb-rum-") as tmp:
+        processing.write_tables(processing.build_tables(dirs), tmp)
+        proc = load_processed(tmp)
+    runs = proc["runs"][proc["runs"]["workload"] == WORKLOAD.name]
+    if runs.empty:
+        return None, None
+    manifests = {d.name: json.loads((d / "manifest.json").read_text()) for d in dirs}
+    place = data.where_label(manifests, runs)
+    long = rum_long(runs, proc["loads"])
+    table = rum_table(long)
+    if table is not None:
+        table.caption += f" Measured on {place}."
+    return table, rum_chart(long, place, len(runs))
