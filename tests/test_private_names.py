@@ -1,10 +1,12 @@
-"""No module uses another module's private names in the run stage (issue 29: `engbench calibrate`
-called `runs._finalize`; targets.py took `_uri_secrets` and the servers package's `_proc`).
+"""No module of engbench uses another module's private names (issue 29: `engbench calibrate`
+called `runs._finalize`; targets.py took `_uri_secrets` and the servers package's `_proc`; the
+report took `tables._build`, `charts._title`, ..., the workload folders' report modules after it).
 
 Read from the source with `ast`, imports inside functions included: for every module of
 src/engbench, each `from M import _x`, each `M._x` on an imported module M, and each import of a
-private module (`pkg._m`) from outside its package; one of them is a finding when either side
-is in engbench.run and the two are different modules. A module's own privates, and a private
+private module (`pkg._m`) of engbench from outside its package; one of them is a finding when the
+two are different modules (another library's private modules, e.g. pandas._libs, are its own
+business). A module's own privates, and a private
 module used by its own package, are fine. The checker is tested on a made-up package first,
 so it cannot pass by seeing nothing."""
 
@@ -12,7 +14,7 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parents[1] / "src"
-SCOPE = "engbench.run"
+SCOPE = "engbench"
 
 
 def _private(name: str) -> bool:
@@ -42,7 +44,9 @@ def _in_scope(*modules: str) -> bool:
 
 
 def _private_module_from_outside(target: str, module: str, is_pkg: bool) -> bool:
-    """target names a private module (a part `_m`) whose package is not the importer's."""
+    """target names a private module (a part `_m`) of engbench whose package is not the importer's."""
+    if not _in_scope(target):
+        return False
     package = module if is_pkg else module.rpartition(".")[0]
     parts = target.split(".")
     for i, part in enumerate(parts):
@@ -65,7 +69,7 @@ def findings(root: Path) -> list[str]:
                     full = f"{target}.{a.name}"
                     if full in mods:
                         aliases[a.asname or a.name] = full
-                    if not _in_scope(module, target if full not in mods else full):
+                    if not _in_scope(target if full not in mods else full):
                         continue
                     if _private(a.name) and target != module:
                         out.append(f"{where}:{node.lineno}: from {target} import {a.name}")
@@ -75,13 +79,13 @@ def findings(root: Path) -> list[str]:
                 for a in node.names:
                     if a.name in mods and a.asname:
                         aliases[a.asname] = a.name
-                    if _in_scope(module, a.name) and _private_module_from_outside(a.name, module, is_pkg):
+                    if _in_scope(a.name) and _private_module_from_outside(a.name, module, is_pkg):
                         out.append(f"{where}:{node.lineno}: import {a.name} (a private module)")
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and _private(node.attr) and isinstance(node.value, ast.Name)
                     and node.value.id in aliases):
                 target = aliases[node.value.id]
-                if target != module and _in_scope(module, target):
+                if target != module and _in_scope(target):
                     out.append(f"{where}:{node.lineno}: {node.value.id}.{node.attr} ({target})")
     return sorted(set(out))
 
@@ -101,11 +105,13 @@ def test_the_checker_finds_each_kind_of_private_use(tmp_path):
         "run/servers/_proc.py": "def tail(): pass\n",
         "run/servers/redact.py": "from ._proc import tail\ndef _uri_secrets(): pass\ndef uri_secrets(): _uri_secrets()\n",
         "report/tables.py": "def _cell(): pass\n",
-        "report/other.py": "from .tables import _cell\nfrom ..run.runs import _finalize\n",
+        "report/other.py": "from .tables import _cell\nfrom ..run.runs import _finalize\n"
+                           "from pandas._libs.parsers import STR_NA_VALUES\nfrom os import _exit\n",
     }
     for name, text in files.items():
         (pkg / name).write_text(text)
     assert findings(tmp_path) == [
+        "engbench/report/other.py:1: from engbench.report.tables import _cell",
         "engbench/report/other.py:2: from engbench.run.runs import _finalize",
         "engbench/run/calibrate.py:3: runs._finalize (engbench.run.runs)",
         "engbench/run/targets.py:2: from engbench.run.servers._proc import tail (a private module)",
@@ -113,5 +119,5 @@ def test_the_checker_finds_each_kind_of_private_use(tmp_path):
     ]
 
 
-def test_no_module_uses_a_private_name_of_another_in_the_run_stage():
+def test_no_module_uses_a_private_name_of_another():
     assert findings(SRC) == []

@@ -169,7 +169,7 @@ CHANGES += [
            "The rule read loads:table_bytes, a column no run has (the driver measures the data directory when a "
            "run ends); the claim is now not testable, with that reason, instead of \"too few repeats\".",
            "data + index bytes right after the load, RocksDB and WiredTiger within 1.25x", {},
-           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(s000._LOADSIZE)),
+           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(s000.LOADSIZE)),
 ]
 
 

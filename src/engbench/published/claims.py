@@ -126,7 +126,7 @@ def parse_selector(text: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-class _Table:
+class SourceTable:
     def __init__(self, path: Path):
         self.name = path.name
         self.header, body = read_csv(path)
@@ -153,7 +153,7 @@ class _Table:
         return rows
 
 
-def _num(row: dict[str, str], col: str, claim: Claim) -> float:
+def number(row: dict[str, str], col: str, claim: Claim) -> float:
     try:
         return parse_printed(row[col]).value
     except ValueError:
@@ -169,7 +169,7 @@ def _float(text: str, default: float) -> float:
     return float(text) if text.strip() else default
 
 
-def _series(rows, claim: Claim, table: _Table) -> list[tuple[str, list[dict]]]:
+def _series(rows, claim: Claim, table: SourceTable) -> list[tuple[str, list[dict]]]:
     """(name, rows in order) per `each` group; ordered by `along` (':desc' for decreasing)."""
     along, _, direction = claim.along.partition(":")
     if along:
@@ -184,7 +184,7 @@ def _series(rows, claim: Claim, table: _Table) -> list[tuple[str, list[dict]]]:
     out = []
     for name, rs in groups.items():
         if along:
-            keys = [_num(r, along, claim) for r in rs]
+            keys = [number(r, along, claim) for r in rs]
             if len(set(keys)) != len(keys):
                 raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                           f"several rows share one {along} value in a series")
@@ -222,9 +222,9 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
     """The verdict of one claim, computed from the rows of its table(s)."""
     cache = {} if cache is None else cache
 
-    def table(name: str) -> _Table:
+    def table(name: str) -> SourceTable:
         if name not in cache:
-            cache[name] = _Table(published_dir / name)
+            cache[name] = SourceTable(published_dir / name)
         return cache[name]
 
     rule = claim.rule
@@ -262,14 +262,14 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
         if len(columns) != 2:
             raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                       "concordant needs two columns")
-        ok, why = concordant([_num(r, columns[0], claim) for r in rows],
-                             [_num(r, columns[1], claim) for r in rows])
+        ok, why = concordant([number(r, columns[0], claim) for r in rows],
+                             [number(r, columns[1], claim) for r in rows])
         return _result(claim, HOLDS if ok else FAILS, why)
 
     for col in columns:
         if rule in _SERIES_RULES:
             for name, rs in _series(rows, claim, t):
-                vals = [_num(r, col, claim) for r in rs]
+                vals = [number(r, col, claim) for r in rs]
                 if len(vals) < 2:
                     raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                               "a series needs at least two rows")
@@ -287,8 +287,8 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
             if not others_rows:
                 raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                           "no other rows to be the extreme among")
-            ok, why = extreme([_num(r, col, claim) for r in rows],
-                              [_num(r, col, claim) for r in others_rows], rule.split("_")[1])
+            ok, why = extreme([number(r, col, claim) for r in rows],
+                              [number(r, col, claim) for r in others_rows], rule.split("_")[1])
             parts.append((col, ok, why))
         else:  # pair rules
             vt = table(claim.versus_table) if claim.versus_table else t
@@ -310,15 +310,15 @@ def evaluate(claim: Claim, published_dir: Path, cache: dict | None = None) -> Cl
                     raise PublishedInputError(f"{CLAIMS_FILE}: line {claim.line}: claim {claim.id}: "
                                               f"no {claim.by} value is in both groups")
                 for k in pairs:
-                    a = _agg([_num(r, col, claim) for r in rows if key(r) == k], how)
-                    b = _agg([_num(r, col, claim) for r in brows if key(r) == k], how)
+                    a = _agg([number(r, col, claim) for r in rows if key(r) == k], how)
+                    b = _agg([number(r, col, claim) for r in brows if key(r) == k], how)
                     ok, why = _pair_rule(rule, a, b, claim.factor, claim.tolerance)
                     name = "/".join(k)
                     parts.append((f"{col} {name}" if len(columns) > 1 else name, ok, why))
             else:
-                b = _agg([_num(r, col, claim) for r in brows], how) if brows else 1.0
+                b = _agg([number(r, col, claim) for r in brows], how) if brows else 1.0
                 for name, rs in _series(rows, claim, t):
-                    a = _agg([_num(r, col, claim) for r in rs], how)
+                    a = _agg([number(r, col, claim) for r in rs], how)
                     ok, why = _pair_rule(rule, a, b, claim.factor, claim.tolerance)
                     parts.append((" / ".join(x for x in (col if len(columns) > 1 else "", name) if x)
                                   or col, ok, why))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..verdicts import FAILS, HOLDS, HOLDS_OTHERWISE, NOT_TESTABLE
 from .claim_rules import extreme
-from .claims import CLAIMS_FILE, _num, _Table, load_claims, parse_selector
+from .claims import CLAIMS_FILE, number, SourceTable, load_claims, parse_selector
 from .values import fmt_number
 
 WORDS = {"most": "max", "highest": "max", "largest": "max", "biggest": "max",
@@ -74,7 +74,7 @@ def _within(a: list, b: list, tol: float) -> tuple[bool, float]:
     return r <= 1 + tol, r
 
 
-def _similar_paired(t: _Table, rows, others, col, claim) -> str:
+def _similar_paired(t: SourceTable, rows, others, col, claim) -> str:
     """The identifying column on which pairing ``rows`` with ``others`` makes every pair similar
     (each row paired with the rows of the other group that share its value), or ""."""
     selectors = {c for c, _ in parse_selector(claim.rows)} | {c for c, _ in parse_selector(claim.versus)}
@@ -84,7 +84,7 @@ def _similar_paired(t: _Table, rows, others, col, claim) -> str:
         values = {r[key] for r in rows}
         if len(values) < 2 or values != {r[key] for r in others}:
             continue
-        ok = all(_within([_num(r, col, claim)], [_num(o, col, claim) for o in others if o[key] == r[key]],
+        ok = all(_within([number(r, col, claim)], [number(o, col, claim) for o in others if o[key] == r[key]],
                          SIMILAR)[0] for r in rows)
         if ok:
             return key
@@ -98,7 +98,7 @@ def check_claim(claim, published_dir: Path, cache: dict) -> list[Superlative]:
     if not words or claim.rule == "not_checkable" or not claim.table:
         return []
     if claim.table not in cache:
-        cache[claim.table] = _Table(published_dir / claim.table)
+        cache[claim.table] = SourceTable(published_dir / claim.table)
     t = cache[claim.table]
     out = []
     for col in [c.strip() for c in claim.column.split(",") if c.strip()]:
@@ -117,7 +117,7 @@ def check_claim(claim, published_dir: Path, cache: dict) -> list[Superlative]:
                                            verdict=NOT_TESTABLE, detail=""))
                     continue
                 others = t.select(claim.versus, claim)
-                a, b = [_num(r, col, claim) for r in rows], [_num(r, col, claim) for r in others]
+                a, b = [number(r, col, claim) for r in rows], [number(r, col, claim) for r in others]
                 ok, r = _within(a, b, SIMILAR)
                 detail = f"{', '.join(map(fmt_number, a))} vs {', '.join(map(fmt_number, b))}: max/min {r:.3g}"
                 reading = f"similar: every row within {SIMILAR:.0%} of every row compared with"
@@ -127,7 +127,7 @@ def check_claim(claim, published_dir: Path, cache: dict) -> list[Superlative]:
                                        benign_definition=f"like for like: rows paired on {key}" if key else ""))
                 continue
             others = [r for r in t.rows if r not in rows]
-            ok, detail = extreme([_num(r, col, claim) for r in rows], [_num(r, col, claim) for r in others], d)
+            ok, detail = extreme([number(r, col, claim) for r in rows], [number(r, col, claim) for r in others], d)
             reading = (f"{word} = the {'highest' if d == 'max' else 'lowest'} {col} of every row of the table"
                        + (f" ({col}: {BETTER.get(col, 'lower')} is better)" if WORDS[word] in ("better", "worse") else ""))
             encoded = {"extreme_max": "max", "extreme_min": "min"}.get(claim.rule)

@@ -48,7 +48,7 @@ def wrap(text: str, width: int = SUBTITLE_CHARS) -> list[str]:
     return lines + ([cur] if cur else [])
 
 
-def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
+def chart_title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> alt.Title:
     where, _, limits = str(machine).partition(LIMITS_SEP)  # data.where_label: "<machine>; run limits: …"
     sub = wrap(f"{workload} — {n_runs} run{'s' if n_runs != 1 else ''} — {where}")
     sub += wrap(f"run limits: {limits}") if limits else []
@@ -58,7 +58,7 @@ def _title(what: str, workload: str, machine: str, n_runs: int, extra=None) -> a
     return alt.Title(text=f"{what}: {workload}", subtitle=sub)
 
 
-def _color(exp, title="engine"):
+def engine_color(exp, title="engine"):
     return alt.Color("config:N", title=title, scale=theme.engine_scale(exp.configs),
                      sort=exp.configs)
 
@@ -90,16 +90,16 @@ def insert_rate(exp, intervals: pd.DataFrame, machine: str):
     lines = alt.Chart(agg).mark_line().encode(
         x=alt.X("t:Q", title="seconds since the measured start (interval midpoints)"),
         y=alt.Y("rate:Q", title=f"{spec.unit.plural} per second ({spec.unit.rate})"),
-        color=_color(exp), detail="run_id:N",
+        color=engine_color(exp), detail="run_id:N",
         tooltip=["config:N", "run_id:N", "t:Q", alt.Tooltip("rate:Q", format=",.0f")],
     )
     if len(ceil):
         rules = alt.Chart(ceil).mark_rule(strokeDash=[6, 3], size=1.5).encode(
-            y="ceiling:Q", color=_color(exp),
+            y="ceiling:Q", color=engine_color(exp),
             tooltip=["config:N", "source:N", alt.Tooltip("ceiling:Q", format=",.0f")])
         lines = alt.layer(lines, rules)
     return lines.properties(width=460, height=240,
-                            title=_title(spec.rate_title, exp.workload, machine, len(exp.runs), extra))
+                            title=chart_title(spec.rate_title, exp.workload, machine, len(exp.runs), extra))
 
 
 CEILING_NOTE = ("dashed: the rate at which the engine's reads per op would take all the device's read "
@@ -144,11 +144,11 @@ def per_op_costs(exp, machine: str):
     long = pd.DataFrame(rows)
     base = alt.Chart().encode(x=alt.X("config:N", title=None, sort=exp.configs,
                                       axis=alt.Axis(labelAngle=-30)))
-    bars = base.mark_bar().encode(y=alt.Y("mean(value):Q", title=None), color=_color(exp))
+    bars = base.mark_bar().encode(y=alt.Y("mean(value):Q", title=None), color=engine_color(exp))
     ticks = base.mark_tick(color="black", thickness=1.5).encode(y="value:Q")
     return alt.layer(bars, ticks, data=long).properties(width=150, height=170).facet(
         column=alt.Column("metric:N", title=None, sort=labels),
-        title=_title(f"Cost per {spec.op_label}", exp.workload, machine, len(exp.runs),
+        title=chart_title(f"Cost per {spec.op_label}", exp.workload, machine, len(exp.runs),
                      "bar: mean of the runs, tick: one run"),
     ).resolve_scale(y="independent")
 
@@ -168,11 +168,11 @@ def latency(exp, lat: pd.DataFrame, machine: str):
     return alt.Chart(long).mark_line(point=True).encode(
         x=alt.X("pct:O", title="percentile", sort=order, axis=alt.Axis(labelAngle=0)),
         y=alt.Y("mean(ms):Q", title="response time (ms, log)", scale=alt.Scale(type="log")),
-        color=_color(exp),
+        color=engine_color(exp),
         tooltip=["config:N", "pct:O", alt.Tooltip("mean(ms):Q", format=".3g")],
     ).properties(width=220, height=200).facet(
         column=alt.Column("op:N", title="operation"),
-        title=_title("Latency percentiles per operation", exp.workload, machine, len(exp.runs),
+        title=chart_title("Latency percentiles per operation", exp.workload, machine, len(exp.runs),
                      "per request; upper bound of the histogram bucket; mean over repeated runs"))
 
 
@@ -200,13 +200,13 @@ def rum(exp, machine: str):
               axis=alt.Axis(labelFontSize=12, labelAngle=-25))
     y = alt.Y("value:Q", title="measured bytes / logical bytes" + (" (log)" if log else ""), scale=scale)
     base = alt.Chart(data).encode(x=x, xOffset=alt.XOffset("config:N", sort=exp.configs), y=y,
-                                  color=_color(exp))
+                                  color=engine_color(exp))
     points = base.mark_point(size=110, filled=True)
     labels = base.mark_text(dy=-11, fontSize=10).encode(text=alt.Text("value:Q", format=".2f"))
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 3], color="#444").encode(y="y:Q")
     return alt.layer(one, points, labels).properties(
         width=420, height=240,
-        title=_title("RUM amplification (read, write, space)", exp.workload, machine,
+        title=chart_title("RUM amplification (read, write, space)", exp.workload, machine,
                      len(exp.runs), notes))
 
 
@@ -247,7 +247,7 @@ def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
     pts = base.mark_point(opacity=0.4, filled=False).encode(y="value:Q")
     return alt.layer(lines, pts, data=long).properties(width=260, height=200).facet(
         column=alt.Column("metric:N", title=None, sort=[rate, written]),
-        title=_title(f"Sweep over {name}", workload, machine, len(sub)),
+        title=chart_title(f"Sweep over {name}", workload, machine, len(sub)),
     ).resolve_scale(y="independent")
 
 

@@ -137,7 +137,7 @@ def param_defaults(workload: str) -> dict | None:
     return None
 
 
-def _decoded(v):
+def decoded(v):
     """A param as the runs table stores it (lists and booleans as JSON text) → its value."""
     if isinstance(v, str):
         try:
@@ -148,7 +148,7 @@ def _decoded(v):
 
 
 def _same(a, b) -> bool:
-    a, b = _decoded(a), _decoded(b)
+    a, b = decoded(a), decoded(b)
     if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
         return float(a) == float(b)
     return _canon(a) == _canon(b)

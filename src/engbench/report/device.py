@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .tables import Table, _build, fmt
+from .tables import Table, build, fmt
 
 DEVICE_HEAD = [("rand read QD1 (IOPS)", "randread_qd1_iops", 0), ("rand read QD32 (IOPS)", "randread_qd32_iops", 0),
                ("rand write QD32 (IOPS)", "randwrite_qd32_iops", 0), ("seq read (MB/s)", "seqread_mb_per_s", 0),
@@ -63,7 +63,7 @@ def experiment_device_tables(exp) -> list[Table]:
              _has(exp, "cg_wkb_per_op"))):
         if not present:
             continue
-        t = _build(exp, kind, title, [(h, c) for h, c, _, _ in cols], {h: r for h, _, r, _ in cols},
+        t = build(exp, kind, title, [(h, c) for h, c, _, _ in cols], {h: r for h, _, r, _ in cols},
                    {h: u for h, _, _, u in cols})
         cal = ", ".join(sorted({str(v) for v in exp.runs.get("cal_run_id", []) if isinstance(v, str)}))
         t.caption = caption.format(cal=f"calibration {cal}", op=exp.spec.op_label) + " " + t.caption

@@ -12,7 +12,7 @@ from .. import tables
 from ..normalize import device as dev
 from ..normalize import sizes
 from ..normalize import workloads as wl
-from .data import _decoded, param_defaults
+from .data import decoded, param_defaults
 
 FORMULAS = [
     ("q (ips, tps)", nz.rate),
@@ -167,7 +167,7 @@ def experiment_rows(exps, manifests, defaults_of=None) -> list[dict]:
     out = []
     for e in exps:
         defaults = defaults_of(e.workload) or {}
-        params = [{"name": k, "value": _show(_decoded(v)),
+        params = [{"name": k, "value": _show(decoded(v)),
                    "default": _show(defaults[k]) if k in defaults else "—"}
                   for k, v in sorted(e.params.items())]
         configs = []

@@ -129,20 +129,20 @@ def _stats(exp, cols):
     return out
 
 
-def _cell(stat, rule) -> str:
+def cell(stat, rule) -> str:
     n, mean, lo, hi = stat
     if n > 1 and lo == lo and lo != hi:
         return f"{fmt(mean, rule)} ({fmt(lo, rule)}–{fmt(hi, rule)})"
     return fmt(mean, rule)
 
 
-def _build(exp, kind, title, cols, rules, units) -> Table:
+def build(exp, kind, title, cols, rules, units) -> Table:
     stats = _stats(exp, cols)
     rows, means = [], []
     for cfg in exp.configs:
         st = stats[cfg]
         n = next(iter(st.values()))[0] if st else 0
-        rows.append([cfg, str(n)] + [_cell(st[h], rules[h]) for h, _ in cols])
+        rows.append([cfg, str(n)] + [cell(st[h], rules[h]) for h, _ in cols])
         means.append([cfg] + [st[h][1] for h, _ in cols])
     headers = ["engine", "n"] + [f"{h} ({units[h]})" for h, _ in cols]
     printed = pd.DataFrame(rows, columns=headers)
@@ -179,7 +179,7 @@ def run_notes(exp, column: str) -> str:
 def kind_table(exp, kind: str) -> Table:
     """One table of KINDS for one experiment (the paper's, and notebook.rum_summary's)."""
     title, cols = KINDS[kind]
-    return _build(exp, kind, title, cols, {h: UNITS[h][1] for h, _ in cols}, {h: UNITS[h][0] for h, _ in cols})
+    return build(exp, kind, title, cols, {h: UNITS[h][1] for h, _ in cols}, {h: UNITS[h][0] for h, _ in cols})
 
 
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
@@ -193,7 +193,7 @@ def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
         runs = exp.runs.merge(wide.add_prefix("p99.").reset_index(), on="run_id", how="left")
         sub = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
         cols = [(f"p99 {op}", f"p99.{op}") for op in ops]
-        out.append(_build(sub, "p99", "p99 response time per operation", cols,
+        out.append(build(sub, "p99", "p99 response time per operation", cols,
                           {h: "ms" for h, _ in cols}, {h: "ms" for h, _ in cols}))
     return out
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .tables import Table, _cell
+from .tables import Table, cell
 
 NAN = float("nan")
 
@@ -31,7 +31,7 @@ def own_table(name, title, caption, header, rows) -> Table:
     means keep the numbers."""
     printed, means = [], []
     for row in rows:
-        printed.append([c if isinstance(c, str) else _cell(c[:4], c[4]) for c in row])
+        printed.append([c if isinstance(c, str) else cell(c[:4], c[4]) for c in row])
         means.append([c if isinstance(c, str) else c[1] for c in row])
     pr = pd.DataFrame(printed, columns=header)
     mn = pd.DataFrame(means, columns=header).set_index(header[0])

@@ -58,7 +58,7 @@ _LOADQ = {db: (lb(RX, db, "snappy", "loads:q", tag=" (load)"), lb(BT, db, "snapp
           for db in ("cached", "iobound")}
 _LOADW = {db: (lb(RX, db, "snappy", "loads:proc_wkb_per_op", tag=" (load)"),
                lb(BT, db, "snappy", "loads:proc_wkb_per_op", tag=" (load)")) for db in ("cached", "iobound")}
-_LOADSIZE = (lb(RX, "cached", "snappy", "loads:table_bytes", tag=" (after the load)"),
+LOADSIZE = (lb(RX, "cached", "snappy", "loads:table_bytes", tag=" (after the load)"),
              lb(BT, "cached", "snappy", "loads:table_bytes", tag=" (after the load)"))
 _QWR = (lb(RX, "cached", "snappy", "proc_wkb_per_op"), lb(BT, "cached", "snappy", "proc_wkb_per_op"))
 _SIZE = (lb(BT, "cached", "snappy", "table_bytes"), lb(RX, "cached", "snappy", "table_bytes"))

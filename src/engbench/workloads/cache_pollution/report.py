@@ -10,7 +10,7 @@ import json
 import altair as alt
 import pandas as pd
 
-from ...report.charts import _color, _title
+from ...report.charts import engine_color, chart_title
 from ...report.data import where, where_groups
 from ...report.prose import mean_by, quote_list
 from ...report.tables import fmt
@@ -132,10 +132,10 @@ def cache_phases(exp, cp, machine: str):
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("phase:N", title=None, sort=order, axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("config:N", sort=exp.configs),
-        y=alt.Y("value:Q", title="hot reads per second"), color=_color(exp),
+        y=alt.Y("value:Q", title="hot reads per second"), color=engine_color(exp),
         tooltip=["config:N", "phase:N", alt.Tooltip("value:Q", format=",.0f")],
     ).properties(width=360, height=220,
-                 title=_title("Hot reads around the cold pass", exp.workload, machine, len(exp.runs),
+                 title=chart_title("Hot reads around the cold pass", exp.workload, machine, len(exp.runs),
                               exp.title))
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...normalize import views
 from ...report.prose import mean_by, quote_list
-from ...report.tables import UNITS, _build, fmt
+from ...report.tables import UNITS, build, fmt
 from ...report.workload_tables import own_table, stat, with_config
 from . import WORKLOAD  # noqa: F401 (the upper registry names it by its entry)
 
@@ -26,7 +26,7 @@ def query_tables(exp, latency, loads) -> tuple[list, str | None]:
     for short, op in LINK_OPS:
         cols.append((f"p99 {short}", f"p99.{op}"))
         rules[f"p99 {short}"], units[f"p99 {short}"] = "ms", "ms"
-    out = [_build(sub, "query", "query (per transaction = one request)", cols, rules, units)]
+    out = [build(sub, "query", "query (per transaction = one request)", cols, rules, units)]
     ld = with_config(loads, exp)
     if ld.empty:
         return out, "The runs record no load phase."

@@ -10,7 +10,7 @@ import altair as alt
 import pandas as pd
 
 from ...normalize import device as dev
-from ...report.charts import CEILING_SPAN, _color, _title
+from ...report.charts import CEILING_SPAN, engine_color, chart_title
 from ...report.prose import mean_by, quote_list
 from ...report.workload_tables import own_table, stat, with_config
 from . import WORKLOAD  # noqa: F401 (the upper registry names it by its entry)
@@ -79,7 +79,7 @@ def steps(exp, steps_frame, machine: str):
     long = pd.concat([pd.DataFrame(rows), ceil]) if len(ceil) else pd.DataFrame(rows)
     long = long.sort_values(["metric", "kind", "config", "clients", "run_id"])
     base = alt.Chart().encode(x=alt.X("clients:O", title="clients", axis=alt.Axis(labelAngle=0)),
-                              color=_color(exp))
+                              color=engine_color(exp))
     enc = {"strokeDash": alt.StrokeDash("kind:N", title=None, sort=["measured", CEILING])} if len(ceil) else {}
     lines = base.mark_line(point=True).encode(y=alt.Y("mean(value):Q", title=None), **enc)
     pts = base.mark_point(opacity=0.4, filled=False).encode(y="value:Q")
@@ -89,7 +89,7 @@ def steps(exp, steps_frame, machine: str):
                             "clients) ÷ own reads per update"] if len(ceil) else [])
     return alt.layer(lines, pts, data=long).properties(width=240, height=190).facet(
         column=alt.Column("metric:N", title=None, sort=[m for _, m in metrics]),
-        title=_title("Concurrency sweep", exp.workload, machine, len(exp.runs), notes),
+        title=chart_title("Concurrency sweep", exp.workload, machine, len(exp.runs), notes),
     ).resolve_scale(y="independent")
 
 

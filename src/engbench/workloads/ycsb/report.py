@@ -22,9 +22,9 @@ import pandas as pd
 from ... import tables as processing
 from ...normalize.rum import ENGINE_READ_COLS, engine_reads
 from ...report import data
-from ...report.charts import RUM_CAPTION, _title
+from ...report.charts import RUM_CAPTION, chart_title
 from ...report.data import ENGINE_ORDER, config_labels, where, where_groups
-from ...report.tables import Table, _cell
+from ...report.tables import Table, cell
 from ...report.theme import engine_scale
 from ...tables.processed import load_processed
 from . import WORKLOAD
@@ -155,7 +155,7 @@ def rum_table(long: pd.DataFrame, tag: str = ""):
         cells, nums = [cfg], [cfg]
         for c, k in cols:
             r = g.loc[(c, k)] if (c, k) in g.index else None
-            cells.append("NA" if r is None else _cell((int(r["n"]), r["mean"], r["min"], r["max"]), 2))
+            cells.append("NA" if r is None else cell((int(r["n"]), r["mean"], r["min"], r["max"]), 2))
             nums.append(NAN if r is None else float(r["mean"]))
         printed.append(cells)
         means.append(nums)
@@ -219,7 +219,7 @@ def rum_chart(long: pd.DataFrame, where: str = "", n_runs: int | None = None):
     return alt.layer(bars, spread, labels, one, data=data).properties(width=140, height=190).facet(
         column=alt.Column("panel:N", title=None, sort=panels,
                           header=alt.Header(labelExpr=two_lines, labelFontSize=10, labelLimit=0)),
-        title=_title("RUM corners per engine", "ycsb", where, n, notes),
+        title=chart_title("RUM corners per engine", "ycsb", where, n, notes),
     ).resolve_scale(y="independent")
 
 
@@ -247,7 +247,7 @@ def read_counters_table(runs, engine_stats, intervals, tag: str = ""):
             cells = [cfg, letter.upper(), str(len(h)), str(what.iloc[0]) if len(what) else "—"]
             for col, _ in READ_COUNTER_COLS:
                 v = pd.to_numeric(h[col], errors="raise").dropna() if col in h else pd.Series(dtype=float)
-                cells.append(_cell((len(h), float(v.mean()) if len(v) else NAN, float(v.min()) if len(v) else NAN,
+                cells.append(cell((len(h), float(v.mean()) if len(v) else NAN, float(v.min()) if len(v) else NAN,
                                     float(v.max()) if len(v) else NAN), 2))
             rows.append(cells)
     head = ["engine", "workload", "n", "engine counter"] + [h for _, h in READ_COUNTER_COLS]
