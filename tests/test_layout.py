@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from engbench import paths, workloads
-from engbench.report import data, tables, theme
+from engbench.report import comparison_tables as tables, data, theme
 from engbench.run import driver, limits
 
 DRIVER = paths.REPO / "driver" / "src"

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from engbench import paths
-from engbench.report import data, rum_tradeoffs, tables
+from engbench.report import comparison_tables as tables, data, rum_tradeoffs
 from engbench.workloads.ycsb import report as ycsb_rum
 from engbench.workloads.ycsb import tradeoffs
 from engbench.tables.processed import load_processed

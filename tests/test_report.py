@@ -107,7 +107,7 @@ def _exp(tmp_path):
 
 
 def test_tables_equal_processed_values_rounded_as_published(processed):
-    from engbench.report import tables
+    from engbench.report import comparison_tables as tables
     proc, exp = _exp(processed)
     assert exp.configs == ["wiredtiger", "rocksdb", "lmdb"] and exp.workload == "iibench"
     tabs = {t.name.split(".", 1)[1]: t for t in tables.all_tables([exp], proc["latency"], "wiredtiger")}
@@ -143,7 +143,7 @@ def test_tables_equal_processed_values_rounded_as_published(processed):
 
 
 def test_relative_table_ratios(processed):
-    from engbench.report import tables
+    from engbench.report import comparison_tables as tables
     proc, exp = _exp(processed)
     rel = {t.name.split(".", 1)[1]: t for t in tables.all_tables([exp], proc["latency"], "wiredtiger")}
     ins = rel["per_insert.rel"].printed.set_index("engine")
@@ -157,7 +157,7 @@ def test_relative_table_ratios(processed):
 
 
 def test_rounding_rules():
-    from engbench.report.tables import fmt
+    from engbench.report.comparison_tables import fmt
     assert fmt(8198.4, 0) == "8198" and fmt(1.835, 2) in ("1.83", "1.84") and fmt(13.04, 1) == "13.0"
     assert fmt(179.04, "2|1") == "179.0" and fmt(0.494, "2|1") == "0.49"
     assert fmt(0.84, "ms") == "0.8" and fmt(13.4, "ms") == "13"
@@ -166,7 +166,7 @@ def test_rounding_rules():
 
 
 def test_repeated_runs_show_mean_range_and_n(tmp_path):
-    from engbench.report import data, tables
+    from engbench.report import comparison_tables as tables, data
     make_runs(tmp_path / "raw", repeats=2)
     write_tables(build_tables(runs_in(tmp_path / "raw")), tmp_path / "processed")
     proc, exp = _exp(tmp_path)
@@ -285,7 +285,7 @@ def _mixed(tmp_path):
 def test_steps_tables_equal_processed_steps_rounded(tmp_path):
     from engbench.report import data
     from engbench.workloads.sysbench_update import report as sysbench_report
-    from engbench.report.tables import fmt
+    from engbench.report.comparison_tables import fmt
     _mixed(tmp_path)
     proc = load_processed(tmp_path / "processed")
     exp = next(e for e in data.comparisons(proc["runs"], engine_order=["wiredtiger"]) if e.workload == "sysbench-update")
@@ -363,7 +363,7 @@ def test_chart_subtitles_stay_short():
 
 
 def test_warnings_and_na_reasons_are_shown_next_to_the_numbers(tmp_path):
-    from engbench.report import data, tables
+    from engbench.report import comparison_tables as tables, data
     raw = tmp_path / "raw"
     dirs = make_runs(raw, engines={k: ENGINES[k] for k in ("wiredtiger", "rocksdb")})
     d = dirs[1]  # rocksdb: the driver warned

@@ -64,7 +64,7 @@ def test_processed_per_transaction(reported):
 
 
 def test_tables_are_per_transaction(reported):
-    from engbench.report import tables
+    from engbench.report import comparison_tables as tables
     from engbench.workloads.linkbench import report as linkbench_report
     _, proc, exps, _ = reported
     tabs = {t.name.split(".", 1)[1]: t for t in tables.experiment_tables(exps["sysbench-update"], proc["latency"])}

@@ -28,7 +28,7 @@ def per_op_columns(unit: units.Unit) -> list:
 
 TXN = per_op_columns(units.TRANSACTION)
 REQ = per_op_columns(units.REQUEST)
-# kind → (title, columns); the report's tables (engbench.report.tables) use the same kinds
+# kind → (title, columns); the report's tables (engbench.report.comparison_tables) use the same kinds
 KINDS = {"per_insert": ("per insert (document)", PER_INSERT), "per_200k": ("per 200k inserts", PER_200K),
          "per_batch": ("per request of `batch` inserts", PER_BATCH),
          "per_txn": ("per transaction", TXN), "per_request": ("per request", REQ)}

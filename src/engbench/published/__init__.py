@@ -18,7 +18,7 @@ from .check import (FIELDS, NOTHING, Finding, check_paths, check_tables, default
 from .claims import check_all as check_claims_frame
 from .claims import check_claims
 from .relations import RELATIONS, Ref, Relation, ref
-from .tables import PublishedInputError, load_table
+from .printed_tables import PublishedInputError, load_table
 from .values import Interval, Printed, parse_printed
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import paths
 from .relations import MEASURE_COLUMNS, RELATIONS, Ref, Relation
-from .tables import (PublishedInputError, Record, Table, add_context,
+from .printed_tables import (PublishedInputError, Record, Table, add_context,
                      finish_keys, load_sources, load_table, metadata_kind, read_csv)
 from .values import Interval, parse_printed
 

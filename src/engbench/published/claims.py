@@ -40,7 +40,7 @@ from pathlib import Path
 from statistics import fmean
 
 from .check import default_published_dir
-from .tables import PublishedInputError, read_csv
+from .printed_tables import PublishedInputError, read_csv
 from .values import parse_printed
 
 CLAIMS_FILE = "claims_in_text.csv"

@@ -34,7 +34,7 @@ import pandas as pd
 from .check import NOTHING, check_paths, default_published_dir
 from .claims import check_claims
 from .superlatives import check as check_superlatives
-from .tables import load_sources
+from .printed_tables import load_sources
 
 CHECK_COLUMNS = ["kind", "document", "table", "value", "check", "expected", "found", "verdict",
                  "benign_definition", "why"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .tables import Table, build, fmt
+from .comparison_tables import Table, build, fmt
 
 DEVICE_HEAD = [("rand read QD1 (IOPS)", "randread_qd1_iops", 0), ("rand read QD32 (IOPS)", "randread_qd32_iops", 0),
                ("rand write QD32 (IOPS)", "randwrite_qd32_iops", 0), ("seq read (MB/s)", "seqread_mb_per_s", 0),

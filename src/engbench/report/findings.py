@@ -8,7 +8,7 @@ import pandas as pd
 
 from .. import findings as fnd
 from .. import paths
-from .tables import Table
+from .comparison_tables import Table
 
 SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime", "verdict"]
 HISTORY_HEADERS = ["claim", "version", "changed", "runs then", "why", "old rule", "verdict under the old rule",

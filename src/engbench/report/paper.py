@@ -34,7 +34,7 @@ from .. import workloads as registry
 from ..workloads import upper
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
-from . import charts, citation, data, device, findings, manuscript, methods, tables
+from . import charts, citation, comparison_tables, data, device, findings, manuscript, methods
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
 
@@ -76,12 +76,12 @@ def numbers(exps, all_runs, machine) -> dict:
         bw = _best_worst(e, "q")
         if bw:
             hi, vhi, lo, vlo = bw
-            n[f"{k}.q.max"], n[f"{k}.q.min"] = tables.fmt(vhi, 0), tables.fmt(vlo, 0)
-            n[f"{k}.q.max_over_min"] = tables.fmt(tables.ratio(vhi, vlo), 1)
+            n[f"{k}.q.max"], n[f"{k}.q.min"] = comparison_tables.fmt(vhi, 0), comparison_tables.fmt(vlo, 0)
+            n[f"{k}.q.max_over_min"] = comparison_tables.fmt(comparison_tables.ratio(vhi, vlo), 1)
         for col, rule in (("write_amp_device", 2), ("write_amp_process", 2), ("space_amp", 2), ("wkb_per_op", 2)):
             bw = _best_worst(e, col)
             if bw:
-                n[f"{k}.{col}.max"], n[f"{k}.{col}.min"] = tables.fmt(bw[1], rule), tables.fmt(bw[3], rule)
+                n[f"{k}.{col}.max"], n[f"{k}.{col}.min"] = comparison_tables.fmt(bw[1], rule), comparison_tables.fmt(bw[3], rule)
     return n
 
 
@@ -229,7 +229,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     tabs, notes, nums = [], {}, numbers(exps, runs, machine)
     for e in exps:
         extra, notes[e.key] = _workload_tables(e, proc)
-        mine = extra + tables.all_tables([e], proc["latency"], baseline) + device.experiment_device_tables(e)
+        mine = extra + comparison_tables.all_tables([e], proc["latency"], baseline) + device.experiment_device_tables(e)
         for t in mine:
             t.caption += f" Measured on {where(e.runs)}."
         tabs += mine

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .tables import fmt
+from .comparison_tables import fmt
 
 
 def mean_by(frame, col, configs):
@@ -17,7 +17,7 @@ def mean_by(frame, col, configs):
 
 
 def quote_list(n, key, pairs, rule, unit=""):
-    """"cfg value, cfg value" of ``pairs`` printed by ``rule`` (tables.fmt); each value goes into
+    """"cfg value, cfg value" of ``pairs`` printed by ``rule`` (comparison_tables.fmt); each value goes into
     ``n`` as <key>.<cfg>."""
     parts = []
     for cfg, v in pairs:

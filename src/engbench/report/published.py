@@ -10,7 +10,7 @@ import pandas as pd
 
 from .. import verdicts
 from ..published import checks_table
-from .tables import Table
+from .comparison_tables import Table
 
 KINDS = ("arithmetic", "claim", "superlative")
 FLAG_HEADERS = ["source", "table", "value", "check", "printed", "allowed", "verdict", "the definition it fits"]

@@ -15,7 +15,7 @@ import pandas as pd
 
 from .. import paths
 from ..tables.processed import load_processed
-from . import data, tables
+from . import comparison_tables, data
 from .data import ENGINE_ORDER
 
 
@@ -26,7 +26,7 @@ def no_defaults(workload: str) -> None:
 
 
 def rum_summary(processed_dir=None, means: bool = False) -> pd.DataFrame | None:
-    """The paper's RUM table of every experiment (report.tables.kind_table(exp, "rum"): one column
+    """The paper's RUM table of every experiment (report.comparison_tables.kind_table(exp, "rum"): one column
     per counter, engbench.normalize.amplification), cells as the paper prints them, with the
     experiment's title in the first column; with `means`, the same table's numbers (the mean of
     each engine configuration's runs: what the notebook's chart draws). None when there are no
@@ -38,7 +38,7 @@ def rum_summary(processed_dir=None, means: bool = False) -> pd.DataFrame | None:
         return None
     if proc["runs"].empty:
         return None
-    frames = [(tables.kind_table(e, "rum").means.reset_index() if means else tables.kind_table(e, "rum").printed)
+    frames = [(comparison_tables.kind_table(e, "rum").means.reset_index() if means else comparison_tables.kind_table(e, "rum").printed)
               .assign(experiment=e.title)
               for e in data.comparisons(proc["runs"], engine_order=ENGINE_ORDER, defaults_of=no_defaults)
               if "rum" in e.spec.tables]

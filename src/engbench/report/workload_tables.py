@@ -1,5 +1,5 @@
 """The workload-specific tables (docs/driver.md, "Workload-specific outputs"), in the shapes of
-the source documents' tables (data/published/*.csv), rounded as engbench.report.tables:
+the source documents' tables (data/published/*.csv), rounded as engbench.report.comparison_tables:
 
   sysbench-update  its folder's report.py (engbench.workloads.sysbench_update.report)
   linkbench        its folder's report.py (engbench.workloads.linkbench.report)
@@ -7,13 +7,13 @@ the source documents' tables (data/published/*.csv), rounded as engbench.report.
   cache-pollution  its folder's report.py (engbench.workloads.cache_pollution.report)
   ycsb             the RUM corners and the engines' read counters: engbench.report.ycsb_rum
 
-Every table is a tables.Table (name, title, caption, printed cells, numeric means)."""
+Every table is a comparison_tables.Table (name, title, caption, printed cells, numeric means)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .tables import Table, cell
+from .comparison_tables import Table, cell
 
 NAN = float("nan")
 

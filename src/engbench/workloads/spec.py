@@ -16,7 +16,7 @@ class Workload:
     op_name: str             # one operation in words: "insert", "update", "hot read"
     bases: tuple             # keys of BASES this workload reports (the others are NaN)
     totals_of: tuple | None  # the ops whose totals are the run's (None: every op); the others repeat them
-    tables: tuple            # table kinds of engbench.report.tables.KINDS, in order
+    tables: tuple            # table kinds of engbench.report.comparison_tables.KINDS, in order
     intro: str = ""          # the paper's section introduction
     notebook: str | None = None   # notebooks/<file> (a jupytext pair with notebooks/<stem>.py)
     point_read_op: str | None = None  # the op whose requests are point reads (reads_per_point_read)

@@ -13,7 +13,7 @@ import pandas as pd
 from ...report.charts import engine_color, chart_title
 from ...report.data import where, where_groups
 from ...report.prose import mean_by, quote_list
-from ...report.tables import fmt
+from ...report.comparison_tables import fmt
 from ...report.workload_tables import NAN, own_table, stat, with_config
 from . import WORKLOAD
 

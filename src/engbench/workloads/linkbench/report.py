@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...normalize import views
 from ...report.prose import mean_by, quote_list
-from ...report.tables import UNITS, build, fmt
+from ...report.comparison_tables import UNITS, build, fmt
 from ...report.workload_tables import own_table, stat, with_config
 from . import WORKLOAD  # noqa: F401 (the upper registry names it by its entry)
 

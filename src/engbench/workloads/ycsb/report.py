@@ -24,7 +24,7 @@ from ...normalize.rum import ENGINE_READ_COLS, engine_reads
 from ...report import data
 from ...report.charts import RUM_CAPTION, chart_title
 from ...report.data import ENGINE_ORDER, config_labels, where, where_groups
-from ...report.tables import Table, cell
+from ...report.comparison_tables import Table, cell
 from ...report.theme import engine_scale
 from ...tables.processed import load_processed
 from . import WORKLOAD
@@ -143,7 +143,7 @@ def rum_long(runs, loads) -> pd.DataFrame:
 
 
 def rum_table(long: pd.DataFrame, tag: str = ""):
-    """The RUM corners as a table (report.tables.Table ``ycsb.rum<tag>``): a row per engine
+    """The RUM corners as a table (report.comparison_tables.Table ``ycsb.rum<tag>``): a row per engine
     configuration, a column per (corner, counter) with a value, each cell "mean (min–max)" of
     its runs (2 decimals); None without values."""
     if long is None or long.empty:
