@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from engbench import findings
-from engbench.findings import claims, measure, rules
+from engbench.findings import claims
+from engbench.rulebook import measure, rules
 
 
 def test_greater_needs_the_ratio_and_separate_repetitions():

@@ -25,7 +25,7 @@ from typing import Callable
 
 import pandas as pd
 
-from . import measure, rules
+from ..rulebook import measure, rules
 from .claims import FINDINGS, s000, s003
 from .judge import evaluate
 

@@ -9,7 +9,7 @@ data/published/claims_inventory.csv (its finding_ids column names the findings b
 from __future__ import annotations
 
 from . import s000, s001, s002, s003, s004
-from .base import SOURCE_FILE, SOURCE_TITLE, Finding, Pick, labels
+from ...rulebook.finding import SOURCE_FILE, SOURCE_TITLE, Finding, Pick, labels
 
 _MODULES = (s003, s000, s001, s002, s004)
 FINDINGS: list[Finding] = [f for m in _MODULES for f in m.FINDINGS]

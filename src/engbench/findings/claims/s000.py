@@ -8,9 +8,9 @@ checkpoints every 60 s (syncPeriodSecs). Here the same ratios, and a window that
 
 from __future__ import annotations
 
-from .. import rules
-from ..regime import Gate
-from .base import Finding, Pick
+from ...rulebook import rules
+from ...rulebook.regime import Gate
+from ...rulebook.finding import Finding, Pick
 
 LB = {(db, c): f"repro_linkbench_{db}_{c}" for db in ("cached", "iobound") for c in ("zlib", "snappy")}
 BT, RX = "wiredtiger", "rocksdb"
