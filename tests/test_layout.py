@@ -72,6 +72,15 @@ def test_a_folders_report_module_is_listed_by_the_upper_registry_once(name):
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
+def test_a_folders_findings_module_is_listed_by_the_upper_registry_once(name):
+    from engbench.workloads import upper
+    mod = f"engbench.workloads.{name.replace('-', '_')}.findings"
+    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "findings.py").is_file()
+    listed = [m for m in upper.FINDINGS if m.__name__ == mod]
+    assert len(listed) == (1 if has else 0), f"upper.FINDINGS lists {mod} once if it exists, else not"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
 def test_every_workload_has_its_folder_stores_and_registry_line(name):
     d = folder(name)
     assert (d / "workload.cc").is_file(), f"{d}/workload.cc"

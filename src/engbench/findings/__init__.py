@@ -4,8 +4,8 @@
     findings.table(tables, published_dir) -> DataFrame   one row per claim (data/processed/findings.csv)
     findings.values(tables) -> DataFrame                 one row per claim, configuration and run (charts)
 
-claims holds the claims (the document's words, the metric, what is compared, the rule in
-words); the rulebook (engbench.rulebook) says what a finding is: its measure picks each
+claims collects the claims (the document's words, the metric, what is compared, the rule in
+words) from each workload folder's findings.py, through the upper registry; the rulebook (engbench.rulebook) says what a finding is: its measure picks each
 configuration's values out of the processed tables, its rules turn them into a verdict. The columns:
 
     id, source, document, words        the claim and where it comes from (source documents, data/published)
