@@ -35,7 +35,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
                    "src/engbench/workloads/__init__.py", "FOLDERS",
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
                    "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written",
-                   "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS"):
+                   "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS",
+                   "src/engbench/workloads/<name>/findings.py", "FINDINGS", "src/engbench/rulebook/"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):

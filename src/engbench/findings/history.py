@@ -4,8 +4,9 @@ Each finding's rule (what it measures, the direction, the threshold, its gates a
 counts) is written once, in its workload folder's findings.py (workloads/<name>/findings.py), with
 a version. RULES_LOCK (rules.lock.json beside this file) holds, per finding, the version and a
 fingerprint of that rule; tests/test_regime.py fails when a rule's fingerprint changes without a
-new version, so a rule cannot move silently. A new version keeps the old rule here (CHANGES): the old metric and rule, when it changed and why,
-and the paper shows the verdict under each, on the same runs.
+new version, so a rule cannot move silently. A new version keeps the old rule here (CHANGES): the
+old metric and rule, when it changed and why, and the paper shows the verdict under each, on the
+same runs.
 
     fingerprint(finding) -> str          hash of the metric columns, rule text and gates
     CHANGES                              [Change], oldest first
