@@ -8,9 +8,9 @@
 # each of them again at small scale, IO-bound where the claim is about IO-bound engines (a memory
 # limit makes the engine's data several times larger than the memory it gets).
 #
-# Each claim has a **rule** (in `engbench.findings.claims`, the vocabulary in
-# `engbench.findings.rules`): a ratio of the means the words imply ("much" is 1.5×, "huge" 2×,
-# "insensitive" within 25 %) *and* every repetition of one side beyond every repetition of the
+# Each claim has a **rule** (in its workload folder's `findings.py`, collected by `engbench.findings.claims`;
+# the vocabulary in `engbench.rulebook.rules`): a ratio of the means the words imply ("much" is 1.5×,
+# "huge" 2×, "insensitive" within 25 %) *and* every repetition of one side beyond every repetition of the
 # other. Fewer than 3 repetitions is "not testable", and so is a claim about an engine with no
 # stand-in here. The verdict is computed from the processed tables; this notebook only shows it.
 

@@ -8,7 +8,8 @@ import pandas as pd
 import pytest
 
 from engbench import findings
-from engbench.findings import claims, measure, rules
+from engbench.findings import claims
+from engbench.rulebook import measure, rules
 
 
 def test_greater_needs_the_ratio_and_separate_repetitions():
@@ -42,6 +43,10 @@ def test_flat_trend_about_and_all_of():
     assert rules.all_of([ok, ok]).verdict == rules.HOLDS
     assert rules.all_of([ok, bad]).verdict == rules.FAILS
     assert rules.all_of([bad, rules.not_testable("why")]).verdict == rules.NOT_TESTABLE
+    # pairs (x, y), (z, w): each first below its second
+    s |= {"w": [300, 310, 290]}
+    assert rules.pairwise_less(s, ["x", "y", "z", "w"]).verdict == rules.HOLDS
+    assert rules.pairwise_less(s, ["x", "y", "w", "z"]).verdict == rules.FAILS
 
 
 def test_spread_is_mean_min_max_n():
@@ -123,3 +128,22 @@ def test_at_most_is_does_not_increase():
     assert rules.at_most(s, "many", "one").verdict == rules.HOLDS          # 1.25 <= 1.25
     assert rules.at_most(s, "fewer", "one").verdict == rules.HOLDS         # falling is not increasing
     assert rules.at_most(s, "one", "fewer").verdict == rules.FAILS         # 3.33
+
+
+def test_the_findings_are_collected_in_the_registrys_order_with_after():
+    """claims.collect: each folder's findings after the previous folders', or right after the id
+    its AFTER names; MODULE_OF says which module states which."""
+    from types import SimpleNamespace as NS
+    f = {i: NS(id=i) for i in ("a1", "a2", "a3", "b1", "c1", "c2")}
+    a = NS(FINDINGS=[f["a1"], f["a2"], f["a3"]])
+    c = NS(FINDINGS=[f["c1"], f["c2"]], AFTER="a2")
+    b = NS(FINDINGS=[f["b1"]])
+    found, module_of = claims.collect([a, c, b])
+    assert [x.id for x in found] == ["a1", "a2", "c1", "c2", "a3", "b1"]
+    assert module_of["c2"] is c and module_of["a3"] is a
+    with pytest.raises(ValueError):
+        claims.collect([c, a])   # AFTER names a finding not collected before it
+    from engbench.workloads import upper
+    assert [x.id for x in claims.FINDINGS] == [x.id for x in claims.collect(upper.FINDINGS)[0]]
+    assert {claims.MODULE_OF[x.id].__name__.rsplit(".", 2)[1] for x in claims.FINDINGS} == {
+        m.__name__.rsplit(".", 2)[1] for m in upper.FINDINGS}

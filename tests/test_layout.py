@@ -35,7 +35,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
                    "src/engbench/workloads/__init__.py", "FOLDERS",
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
                    "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written",
-                   "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS"):
+                   "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS",
+                   "src/engbench/workloads/<name>/findings.py", "FINDINGS", "src/engbench/rulebook/"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
@@ -69,6 +70,15 @@ def test_a_folders_report_module_is_listed_by_the_upper_registry_once(name):
     listed = [m for m in upper.REPORTS if m.__name__ == mod]
     assert len(listed) == (1 if has else 0), f"upper.REPORTS lists {mod} once if it exists, else not"
     assert not has or upper.BY_NAME[name] is listed[0], "the report module carries its folder's entry"
+
+
+@pytest.mark.parametrize("name", WORKLOADS)
+def test_a_folders_findings_module_is_listed_by_the_upper_registry_once(name):
+    from engbench.workloads import upper
+    mod = f"engbench.workloads.{name.replace('-', '_')}.findings"
+    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "findings.py").is_file()
+    listed = [m for m in upper.FINDINGS if m.__name__ == mod]
+    assert len(listed) == (1 if has else 0), f"upper.FINDINGS lists {mod} once if it exists, else not"
 
 
 @pytest.mark.parametrize("name", WORKLOADS)

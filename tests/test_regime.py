@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from engbench import findings
-from engbench.findings import regime, rules
+from engbench.rulebook import regime, rules
 from engbench.normalize import machine, sizes
 from engbench.run import quiet
 from test_findings import _tables

@@ -1,5 +1,5 @@
 """One verdict vocabulary for every statement engbench judges: the findings (a source document's
-claim measured again here: engbench.findings.rules) and the published checks (a printed value
+claim measured again here: engbench.rulebook.rules) and the published checks (a printed value
 against the values that determine it, a sentence against its document's own tables:
 engbench.published). Both import these words; nothing else is printed as a verdict.
 
@@ -18,7 +18,7 @@ engbench.published). Both import these words; nothing else is printed as a verdi
     quote not in source            the sentence is not verbatim in its source document (published
                                    claims checked against the documents)
     not in the source's regime     a finding's runs missed a gate of the regime its source document
-                                   measured in (findings.regime: device reads per operation, data
+                                   measured in (rulebook.regime: device reads per operation, data
                                    against cache, a quiet machine ...); the measured figure is given
 
 The tolerances are kept apart on purpose and stated side by side, because the two judge different

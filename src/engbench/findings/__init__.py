@@ -4,9 +4,9 @@
     findings.table(tables, published_dir) -> DataFrame   one row per claim (data/processed/findings.csv)
     findings.values(tables) -> DataFrame                 one row per claim, configuration and run (charts)
 
-claims.py holds the claims (the document's words, the metric, what is compared, the rule in
-words), measure.py picks each configuration's values out of the processed tables, rules.py turns
-them into a verdict. The columns:
+claims collects the claims (the document's words, the metric, what is compared, the rule in
+words) from each workload folder's findings.py, through the upper registry; the rulebook (engbench.rulebook) says what a finding is: its measure picks each
+configuration's values out of the processed tables, its rules turn them into a verdict. The columns:
 
     id, source, document, words        the claim and where it comes from (source documents, data/published)
     metric, subject                    what is measured here, on what
@@ -29,7 +29,8 @@ import pandas as pd
 
 from .. import paths
 from ..tables.processed import load_processed
-from . import claims, history, inventory, measure, regime, rules
+from ..rulebook import measure, rules
+from . import claims, history, inventory
 from .judge import evaluate, published_text
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
@@ -75,4 +76,4 @@ def tested(frame: pd.DataFrame) -> bool:
     return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
 
 
-__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "rules", "measure", "regime", "history", "inventory", "COLUMNS", "VALUE_COLUMNS", "math"]
+__all__ = ["table", "values", "load", "add_tables", "tested", "claims", "history", "inventory", "COLUMNS", "VALUE_COLUMNS", "math"]

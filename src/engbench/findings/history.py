@@ -1,11 +1,12 @@
 """Rules fixed before the data, and the history of every rule changed after runs existed.
 
 Each finding's rule (what it measures, the direction, the threshold, its gates and its minimum
-counts) is written once, in findings/claims/, with a version. RULES_LOCK (rules.lock.json beside
-this file) holds, per finding, the version and a fingerprint of that rule; tests/test_regime.py
-fails when a rule's fingerprint changes without a new version, so a rule cannot move silently. A
-new version keeps the old rule here (CHANGES): the old metric and rule, when it changed and why,
-and the paper shows the verdict under each, on the same runs.
+counts) is written once, in its workload folder's findings.py (workloads/<name>/findings.py), with
+a version. RULES_LOCK (rules.lock.json beside this file) holds, per finding, the version and a
+fingerprint of that rule; tests/test_regime.py fails when a rule's fingerprint changes without a
+new version, so a rule cannot move silently. A new version keeps the old rule here (CHANGES): the
+old metric and rule, when it changed and why, and the paper shows the verdict under each, on the
+same runs.
 
     fingerprint(finding) -> str          hash of the metric columns, rule text and gates
     CHANGES                              [Change], oldest first
@@ -25,8 +26,8 @@ from typing import Callable
 
 import pandas as pd
 
-from . import measure, rules
-from .claims import FINDINGS, s000, s003
+from ..rulebook import measure, rules
+from .claims import FINDINGS, MODULE_OF
 from .judge import evaluate
 
 RULES_LOCK = Path(__file__).with_name("rules.lock.json")
@@ -64,7 +65,8 @@ class Change:
     old_value: dict             # new metric column → old metric column, for every pick that changed
     old_fn: Callable | None = None   # the old rule function when it differs (None: the same as now)
     old_where: dict = field(default_factory=dict)   # row selection the old picks used instead (e.g. a snapshot)
-    old_picks: tuple | None = None   # the old rule's picks when it compared other configurations
+    old_picks: Callable | None = None   # the old rule's picks when it compared other configurations: a
+                                     # function of the module that states the finding (its named picks)
 
 
 _SHIPPED_1 = "the first shipped reproduction (87 runs, measured 2026-11-23 13:00–14:15 UTC beside builds and tests)"
@@ -155,12 +157,12 @@ CHANGES += [
            "cache only (the source ran mmapv1 only at 144G), so the old rule found no run to judge.",
            "LMDB below the B-tree at every cache size, repetitions apart", {},
            old_fn=lambda s, picks: _all_less(s, picks),
-           old_picks=tuple(s003.Q["lmdb"] + s003.Q["wiredtiger"])),
+           old_picks=lambda m: tuple(m.Q["lmdb"] + m.Q["wiredtiger"])),
     Change("003-mmap-reads-more", 2, *_C3, _QUIET,
            "The words say \"at 144G\"; the rule compared the medium cache, where the reproduction runs no LMDB.",
            "LMDB >= 1.5x the B-tree's and the LSM's KB read at the medium cache", {},
            old_fn=lambda s, picks: _first_greater_than_rest(s, picks, 1.5),
-           old_picks=tuple(s003.R[e][1] for e in ("lmdb", "wiredtiger", "wiredtiger-lsm"))),
+           old_picks=lambda m: tuple(m.R[e][1] for e in ("lmdb", "wiredtiger", "wiredtiger-lsm"))),
 ]
 
 
@@ -169,7 +171,7 @@ CHANGES += [
            "The rule read loads:table_bytes, a column no run has (the driver measures the data directory when a "
            "run ends); the claim is now not testable, with that reason, instead of \"too few repeats\".",
            "data + index bytes right after the load, RocksDB and WiredTiger within 1.25x", {},
-           old_fn=lambda s, picks: _flat(s, picks), old_picks=tuple(s000.LOADSIZE)),
+           old_fn=lambda s, picks: _flat(s, picks), old_picks=lambda m: tuple(m.LOADSIZE)),
 ]
 
 
@@ -197,7 +199,7 @@ def _flat_pairs(samples, picks):
 
 def old_picks(finding, change: Change) -> tuple:
     if change.old_picks is not None:
-        return change.old_picks
+        return tuple(change.old_picks(MODULE_OF[finding.id]))
     return tuple(dataclasses.replace(p, value=change.old_value.get(p.value, p.value),
                                      where={**p.where, **change.old_where} if p.where else p.where)
                  for p in finding.picks)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import claims, measure, regime, rules
+from ..rulebook import measure, regime, rules
+from . import claims
 
 
 def published_text(published_dir: Path, spec: tuple) -> str:

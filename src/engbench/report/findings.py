@@ -8,6 +8,7 @@ import pandas as pd
 
 from .. import findings as fnd
 from .. import paths
+from ..rulebook import regime, rules
 from .comparison_tables import Table
 
 SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime", "verdict"]
@@ -17,7 +18,7 @@ HISTORY_HEADERS = ["claim", "version", "changed", "runs then", "why", "old rule"
 
 def regime_cell(row) -> str:
     """"yes" when every gate of every compared configuration passed, else the first miss."""
-    if row["verdict"] == fnd.rules.NOT_IN_REGIME:
+    if row["verdict"] == rules.NOT_IN_REGIME:
         return "no: " + str(row["why"]).split("; ")[0]
     return "yes" if row.get("gate") else "—"
 
@@ -118,12 +119,12 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     verdicts = frame["verdict"].value_counts()
     nums.update({"findings.claims": str(len(frame))} |
                 {f"findings.{v.replace(' ', '_').replace(chr(39), '')}": str(int(verdicts.get(v, 0)))
-                 for v in (fnd.rules.HOLDS, fnd.rules.FAILS, fnd.rules.NOT_TESTABLE, fnd.rules.NOT_IN_REGIME)})
-    rs = fnd.regime.reproduction_summary(proc["runs"])
+                 for v in (rules.HOLDS, rules.FAILS, rules.NOT_TESTABLE, rules.NOT_IN_REGIME)})
+    rs = regime.reproduction_summary(proc["runs"])
     if rs:
         nums.update({"repro.runs": str(rs["runs"]), "repro.other_cpu_median": f"{rs['other_cpu_median']:.1f}",
                      "repro.other_cpu_max": f"{rs['other_cpu_max']:.1f}", "repro.busy_runs": str(rs["busy_runs"]),
-                     "repro.quiet_bound": f"{fnd.regime.QUIET.hi:g}", "repro.configurations": str(rs["configurations"]),
-                     "repro.within_spread": str(rs["within"]), "repro.spread_bound": f"{fnd.regime.SPREAD * 100:g}",
+                     "repro.quiet_bound": f"{regime.QUIET.hi:g}", "repro.configurations": str(rs["configurations"]),
+                     "repro.within_spread": str(rs["within"]), "repro.spread_bound": f"{regime.SPREAD * 100:g}",
                      "repro.worst_spread": f"{rs['worst'] * 100:.0f}", "repro.worst_configuration": rs["worst_configuration"]})
     return frame, items, tabs, nums

@@ -8,7 +8,7 @@ benchmark that starts while a build or a test suite still holds the CPUs measure
                        QUIET_PCT, or max_wait_s has passed; returns what it saw (the manifest's
                        `machine_before`), with quiet=False when it gave up
 
-The threshold matches the findings' quiet gate (engbench.findings.regime.QUIET: the rest of the
+The threshold matches the findings' quiet gate (engbench.rulebook.regime.QUIET: the rest of the
 machine at most 10 % of all CPUs over a run's window); the window's own figure is computed later
 from the run's captures (runs.other_cpu_pct), this is only the wait before it."""
 

@@ -1,9 +1,9 @@
 """What a finding is: a claim of a source document (its words, quoted), what is measured here and
 on what, the configurations compared (measure.Pick) and the rule that turns their samples into a
-verdict (rules.py), with the rule's version (history.py: a rule changed after runs existed keeps
-its history) and its minimum counts (`needs`: below them the metric is not testable, e.g. too few
-device reads to tell a rate from zero). The gates of the experiments a finding compares live
-with the source's findings (GATES in each sources module) and are judged first (regime.py).
+verdict (rules.py), with the rule's version (engbench.findings.history: a rule changed after runs
+existed keeps its history) and its minimum counts (`needs`: below them the metric is not testable,
+e.g. too few device reads to tell a rate from zero). The gates of the experiments a finding compares live
+with the findings (GATES of each module of findings) and are judged first (regime.py).
 
 The engines of the source documents are not all available (no mongod exists in any registry this
 machine reaches), so a claim about one of them is tested on the engine here that shares the
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..measure import Pick
+from .measure import Pick
 
 SOURCE_FILE = {"000": "000_a3a626a83483af6f.txt", "001": "001_ffa936ca1d40f895.txt", "002": "002_92cf65a0046cd51e.txt",
                "003": "003_53b7f683035550ff.txt", "004": "004_cd5e51f7aa5a3e49.txt"}

@@ -4,13 +4,15 @@ IO-bound, snappy and zlib): repro_linkbench_{cached,iobound}_{snappy,zlib}.yaml.
 The source's regime: 8 GB of RAM, 2 GB engine caches. Cached (maxid1=2M): the databases were 2.2–4.9 GB
 (1.1–2.5x the engine cache, all of it in RAM) and read nothing from storage (r/t 0); IO-bound (maxid1=40M):
 23–34 GB (3–4x RAM), 1.03–1.24 device reads per transaction. Both measured hour-long loops with
-checkpoints every 60 s (syncPeriodSecs). Here the same ratios, and a window that holds checkpoints."""
+checkpoints every 60 s (syncPeriodSecs). Here the same ratios, and a window that holds checkpoints.
+The document's two claims about the read/write/space trade-off are measured on another workload's
+runs (the YCSB RUM experiments) and stated in that workload's folder."""
 
 from __future__ import annotations
 
-from .. import rules
-from ..regime import Gate
-from .base import Finding, Pick
+from ...rulebook import rules
+from ...rulebook.regime import Gate
+from ...rulebook.finding import Finding, Pick, labels
 
 LB = {(db, c): f"repro_linkbench_{db}_{c}" for db in ("cached", "iobound") for c in ("zlib", "snappy")}
 BT, RX = "wiredtiger", "rocksdb"
@@ -73,20 +75,6 @@ _LOADSLOWER = tuple(lb(e, db, "snappy", "loads:q", tag=" (load)") for e in (BT, 
 _COMPARABLE = (lb(RX, "iobound", "snappy", "q"), lb(BT, "iobound", "snappy", "q"))
 
 
-# the read/write/space trade-off, measured on the YCSB RUM runs (repro_ycsb_rum_*: 112 MiB memory limit,
-# 200k records), by the same columns the paper's and the notebook's RUM tables show (one definition
-# per figure: normalize.amplification): space_amp (allocated ÷ logical bytes), the load's write
-# amplification by the engine process's own writes, read amplification by the run's own cgroup
-_SPACE = tuple(Pick(f"{e}, YCSB A", "repro_ycsb_rum_a", e, "space_amp") for e in (RX, BT))
-_LWRITE = tuple(Pick(f"{e}, YCSB A load", "repro_ycsb_rum_a", e, "loads:write_amp_process") for e in (RX, BT))
-_READAMP = tuple(Pick(f"{e}, YCSB {x.upper()}", f"repro_ycsb_rum_{x}", e, "read_amp_cgroup")
-                 for x in ("c", "e") for e in (BT, RX))
-
-
-def _pairs_less(s, picks):
-    return rules.all_of([rules.less(s, picks[i].label, picks[i + 1].label) for i in range(0, len(picks), 2)])
-
-
 FINDINGS += [
     Finding("000-wt-zlib-cpu", "000",
             "There is also a huge difference in the CPU overhead for WiredTiger with zlib compared to WT with snappy",
@@ -102,7 +90,7 @@ FINDINGS += [
     Finding("000-rocks-worst-insert-rate", "000", "MongoRocks has the worst insert rate",
             "links + nodes loaded per second (2 loaders)", "RocksDB against WiredTiger, snappy, cached and IO-bound",
             _pub("cached", "load", "ips"), _LOADQ["cached"] + _LOADQ["iobound"],
-            lambda s: _pairs_less(s, _LOADQ["cached"] + _LOADQ["iobound"]),
+            lambda s: rules.pairwise_less(s, labels(_LOADQ["cached"] + _LOADQ["iobound"])),
             "RocksDB below WiredTiger in the cached and in the IO-bound load, repetitions apart", "inserts/s"),
     Finding("000-rocks-writes-most-load", "000", "MongoRocks writes the most to storage per insert",
             "KB written per insert during the load (the driver process's task I/O)",
@@ -140,13 +128,13 @@ FINDINGS += [
             "snappy above zlib, repetitions apart", "bytes"),
     Finding("000-rocks-response-time", "000", "Response time is better for MongoRocks than for WiredTiger",
             "p99 latency of updateNode, getNode, updateList, getLinkedList (µs)", "RocksDB against WiredTiger, cached, snappy",
-            _pub("cached", "query", "p99_ms_update_node"), _P99, lambda s: _pairs_less(s, _P99),
+            _pub("cached", "query", "p99_ms_update_node"), _P99, lambda s: rules.pairwise_less(s, labels(_P99)),
             "RocksDB's p99 below WiredTiger's for each of the four operations, repetitions apart", "µs"),
     Finding("000-rocks-best-efficiency-iobound", "000",
             "MongoRocks provides the best efficiency with performance comparable to other engines.",
             "KB read, KB written (the driver process's task I/O) and CPU µs per transaction",
             "RocksDB against WiredTiger, IO-bound, snappy", _pub("iobound", "query", "rkb_per_txn"), _EFF,
-            lambda s: _pairs_less(s, _EFF),
+            lambda s: rules.pairwise_less(s, labels(_EFF)),
             "RocksDB below WiredTiger in KB read, KB written and CPU per transaction, repetitions apart",
             "per transaction"),
     Finding("000-rocks-comparable-rate-iobound", "000", "with performance comparable to other engines",
@@ -159,16 +147,6 @@ FINDINGS += [
                                                  for i in (0, 2)]),
             "for each engine, the smaller graph's load above the larger's (\"a bit slower\"), repetitions apart",
             "inserts/s"),
-    Finding("000-lsm-better-space-and-write", "000", "In most cases an LSM should have better space and write efficiency",
-            "space amplification (allocated ÷ logical bytes) and the load's write amplification (the engine "
-            "process's own writes ÷ logical bytes loaded)", "RocksDB against WiredTiger B-tree, YCSB A under a "
-            "112 MiB memory limit", (), _SPACE + _LWRITE, lambda s: _pairs_less(s, _SPACE + _LWRITE),
-            "RocksDB below WiredTiger in both, repetitions apart", "×"),
-    Finding("000-btree-better-read", "000", "while a B-Tree should have better read efficiency",
-            "read amplification: the run's own cgroup's bytes read ÷ bytes the reads returned",
-            "WiredTiger B-tree against RocksDB, YCSB C (point reads) and E (scans) under a 112 MiB memory limit", (),
-            _READAMP, lambda s: _pairs_less(s, _READAMP),
-            "WiredTiger below RocksDB in C and in E, repetitions apart", "×"),
     Finding("000-load-rate-similar-small-large", "000",
             "there isn't a substantial difference for 2m or 40m insert workload",
             "links + nodes loaded per second", "WiredTiger, cached against IO-bound graph, snappy", (), _LOADRATE,

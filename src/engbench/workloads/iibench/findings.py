@@ -10,9 +10,9 @@ IO on the two smaller steps, a fixed number of documents, and the gates below (i
 
 from __future__ import annotations
 
-from .. import rules
-from ..regime import Gate
-from .base import Finding, Pick, labels
+from ...rulebook import rules
+from ...rulebook.regime import Gate
+from ...rulebook.finding import Finding, Pick, labels
 
 STEPS = (("repro_iibench_cache_large", "large cache"), ("repro_iibench_cache_medium", "medium cache"),
          ("repro_iibench_cache_small", "small cache"))

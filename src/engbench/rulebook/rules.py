@@ -16,6 +16,7 @@ compares; with fewer the verdict is NOT_TESTABLE ("too few repeats"), never a gu
                             overlap
     about(a, target, tol):  HOLDS  iff  target / tol <= mean(a) <= target * tol
     all_of(results):        HOLDS iff every part holds; NOT_TESTABLE if any part is not testable
+    pairwise_less(labels):  all_of(less(labels[0], labels[1]), less(labels[2], labels[3]), ...)
 
 The words of the source documents map onto factors by one convention, used by every finding:
 "faster/more/worse" (no qualifier) is factor 1.0; "much" 1.5; "huge", "twice" 2.0; "insensitive",
@@ -138,6 +139,13 @@ def all_of(parts: list) -> Verdict:
             return p
     failed = [p for p in parts if p.verdict != HOLDS]
     return Verdict(FAILS if failed else HOLDS, "; ".join(p.why for p in parts))
+
+
+def pairwise_less(samples: dict, labels) -> Verdict:
+    """less(labels[0], labels[1]), less(labels[2], labels[3]), ...: all_of the pairs (each pair's
+    first below its second, e.g. one engine against another on each of several metrics)."""
+    labels = list(labels)
+    return all_of([less(samples, labels[i], labels[i + 1]) for i in range(0, len(labels), 2)])
 
 
 def not_testable(reason: str) -> Verdict:

@@ -10,10 +10,10 @@ row is right after the build: engbench's "mid" snapshot (the "after" snapshot fo
 
 from __future__ import annotations
 
-from .. import rules
-from .base import Finding, Pick
+from ...rulebook import rules
+from ...rulebook.finding import Finding, Pick
 
-from ..regime import Gate
+from ...rulebook.regime import Gate
 
 _SRC = ("each collection 75 % of the 2 GB cache; mongod restarted and the OS cache dropped; the hot "
         "collection scanned in (1.78 GB = 89 % of the cache); an index build on the cold one")

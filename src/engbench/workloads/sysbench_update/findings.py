@@ -10,9 +10,9 @@ least half a device read per update at every step (the claims then test "about 1
 
 from __future__ import annotations
 
-from .. import rules
-from ..regime import Gate
-from .base import Finding, Pick
+from ...rulebook import rules
+from ...rulebook.regime import Gate
+from ...rulebook.finding import Finding, Pick
 
 SB = "repro_sysbench_update_clients"  # LMDB and SQLite; RocksDB from SB + "_rocksdb"
 CLIENTS = (1, 2, 4, 8, 16, 32)

@@ -8,9 +8,9 @@ waiting in the journal's write (__wt_log_write) — the contention its journal c
 
 from __future__ import annotations
 
-from .. import rules
-from ..regime import Gate
-from .base import Finding, Pick
+from ...rulebook import rules
+from ...rulebook.regime import Gate
+from ...rulebook.finding import Finding, Pick
 
 # The journal claim's regime: loaders contending in the log's write. The source found 10 of its 16
 # loaders waiting in __wt_log_write (stack samples); here the counter that sees it is WiredTiger's slot

@@ -14,10 +14,11 @@ its numbers.
         passes for a configuration iff every value of every run satisfies lo <= v <= hi
     check(tables, experiment, engine) -> [GateResult]     the gates of one configuration
 
-The gates of each experiment file stem live with its source's findings (findings.claims.GATES);
+The gates of each experiment file stem live with the findings that compare it (GATES of each
+module of findings, collected by engbench.findings.claims);
 QUIET applies to every reproduction run.
 The bounds are chosen from the source documents and fixed before the runs they judge (rules.py,
-claims.py: a change after the data keeps its history)."""
+engbench.findings.history: a change after the data keeps its history)."""
 
 from __future__ import annotations
 
