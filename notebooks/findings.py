@@ -8,7 +8,7 @@
 # each of them again at small scale, IO-bound where the claim is about IO-bound engines (a memory
 # limit makes the engine's data several times larger than the memory it gets).
 #
-# Each claim has a **rule** (in its workload folder's `findings.py`, collected by `engbench.findings.claims`;
+# Each claim has a **rule** (in its workload folder's `findings.py`, collected by `engbench.findings.catalog`;
 # the vocabulary in `engbench.rulebook.rules`): a ratio of the means the words imply ("much" is 1.5×,
 # "huge" 2×, "insensitive" within 25 %) *and* every repetition of one side beyond every repetition of the
 # other. Fewer than 3 repetitions is "not testable", and so is a claim about an engine with no
@@ -36,5 +36,5 @@ table[["id", "words", "subject", "measured", "verdict", "why"]]
 from engbench.report import findings as findings_report
 
 values = findings.values(tables)
-tested = [f for f in findings.claims.FINDINGS if (values["id"] == f.id).any() and claim in (None, f.id)]
+tested = [f for f in findings.catalog.FINDINGS if (values["id"] == f.id).any() and claim in (None, f.id)]
 findings_report.chart(values, tested[0], tested[0].chart_unit) if tested else "no runs of this claim processed"

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from engbench import findings
-from engbench.findings import claims
+from engbench.findings import catalog as claims
 from engbench.rulebook import measure, rules
 
 

@@ -52,7 +52,7 @@ def forbidden_to(readers: set, forbidden: set) -> set:
 
 def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
     """The circles report.paper -> workloads.upper -> <folder>.report -> report.<engine> and
-    findings.claims -> workloads.upper -> <folder>.findings -> rulebook (-> findings, had it one)
+    findings.catalog -> workloads.upper -> <folder>.findings -> rulebook (-> findings, had it one)
     are kept open by forbidding the folders' upper modules every reader of the upper registry (a new
     reader must be added to the contract, or it could close a circle the package-level contracts do
     not see)."""
@@ -60,9 +60,9 @@ def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
     graph = grimp.build_graph("engbench")
     readers = graph.find_modules_that_directly_import("engbench.workloads.upper")
     forbidden = set(next(c for c in contracts() if c["id"] == "report-modules-below-the-paper")["forbidden_modules"])
-    assert {"engbench.report.paper", "engbench.findings.claims"} <= readers, "the paper and the findings read it"
+    assert {"engbench.report.paper", "engbench.findings.catalog"} <= readers, "the paper and the findings read it"
     assert not forbidden_to(readers, forbidden), sorted(forbidden_to(readers, forbidden))
-    assert forbidden_to({"engbench.findings.claims", "engbench.findingsx", "engbench.report.data"},
+    assert forbidden_to({"engbench.findings.catalog", "engbench.findingsx", "engbench.report.data"},
                         {"engbench.findings", "engbench.report.paper"}) == {"engbench.findingsx", "engbench.report.data"}
 
 

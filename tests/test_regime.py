@@ -57,7 +57,7 @@ def test_sizes_by_kind_by_hand():
 
 
 def test_a_busy_machine_puts_a_claim_out_of_the_sources_regime(monkeypatch):
-    monkeypatch.setattr(findings.claims, "GATES", {})  # the quiet gate alone (the others: below)
+    monkeypatch.setattr(findings.catalog, "GATES", {})  # the quiet gate alone (the others: below)
     rates = {("repro_iibench_cache_large", "wiredtiger-lsm"): [100, 104, 98],
              ("repro_iibench_cache_medium", "wiredtiger-lsm"): [101, 99, 100],
              ("repro_iibench_cache_small", "wiredtiger-lsm"): [97, 103, 100]}
@@ -134,7 +134,7 @@ def _inventory():
 
 
 def test_every_finding_is_in_the_inventory_and_every_row_has_a_status_and_a_reason():
-    from engbench.findings import claims, inventory
+    from engbench.findings import catalog as claims, inventory
     inv = _inventory()
     assert len(inv) > 150 and inv["id"].is_unique
     ids = {f.id for f in claims.FINDINGS}
@@ -150,7 +150,7 @@ def test_every_finding_is_in_the_inventory_and_every_row_has_a_status_and_a_reas
 @pytest.mark.skipif(not (os.environ.get("ENGBENCH_SOURCES_DIR") and Path(os.environ["ENGBENCH_SOURCES_DIR"]).is_dir()),
                     reason="ENGBENCH_SOURCES_DIR not set: the source documents are not part of the repository")
 def test_every_inventory_quote_and_every_findings_words_are_in_the_source_document():
-    from engbench.findings import claims
+    from engbench.findings import catalog as claims
     norm = lambda t: " ".join(t.split())  # noqa: E731
     docs = {p.name: norm(p.read_text()) for p in Path(os.environ["ENGBENCH_SOURCES_DIR"]).glob("*.txt")}
     inv = _inventory()
@@ -164,7 +164,7 @@ def test_every_inventory_quote_and_every_findings_words_are_in_the_source_docume
 def test_rules_are_locked_and_every_change_keeps_its_history():
     """A rule (its values, text, minimum counts) matches its locked fingerprint for its version: a rule
     moved without a new version fails here; a new version needs a history.Change for each step."""
-    from engbench.findings import claims, history
+    from engbench.findings import catalog as claims, history
     lock = history.read_lock()
     for f in claims.FINDINGS:
         assert f.id in lock, (f.id, "not locked: add it with `python -m engbench.findings.history --lock`")

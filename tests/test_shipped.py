@@ -63,7 +63,7 @@ def test_the_shipped_reproduction_tests_every_finding_it_can(shipped):
     minimum count (too few device reads); only claims without a stand-in are not testable outright."""
     import pandas as pd
 
-    from engbench.findings import claims
+    from engbench.findings import catalog as claims
     from engbench.rulebook import rules
 
     f = pd.read_csv(shipped / "data" / "processed" / "findings.csv").set_index("id")

@@ -30,7 +30,7 @@ import pandas as pd
 from .. import paths
 from ..tables.processed import load_processed
 from ..rulebook import measure, rules
-from . import claims, history, inventory
+from . import catalog, history, inventory
 from .judge import evaluate, published_text
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
@@ -39,11 +39,11 @@ VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
 
 
 def table(tables: dict, published_dir=None) -> pd.DataFrame:
-    """One row per finding (COLUMNS), in claims.FINDINGS order. Deterministic."""
+    """One row per finding (COLUMNS), in catalog.FINDINGS order. Deterministic."""
     pub = Path(published_dir) if published_dir else paths.REPO / "data" / "published"
     rows = []
-    for f in claims.FINDINGS:
-        rows.append({"id": f.id, "source": claims.SOURCE_FILE[f.source], "document": claims.SOURCE_TITLE[f.source],
+    for f in catalog.FINDINGS:
+        rows.append({"id": f.id, "source": catalog.SOURCE_FILE[f.source], "document": catalog.SOURCE_TITLE[f.source],
                      "words": f.words, "metric": f.metric, "subject": f.subject,
                      "published": published_text(pub, f.published), **evaluate(tables, f), "rule": f.rule_text})
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -51,7 +51,7 @@ def table(tables: dict, published_dir=None) -> pd.DataFrame:
 
 def values(tables: dict) -> pd.DataFrame:
     """The per-run values behind every finding (VALUE_COLUMNS): what its chart shows."""
-    rows = [{"id": f.id, **r} for f in claims.FINDINGS for r in measure.per_run(tables, list(f.picks))]
+    rows = [{"id": f.id, **r} for f in catalog.FINDINGS for r in measure.per_run(tables, list(f.picks))]
     return pd.DataFrame(rows, columns=VALUE_COLUMNS)
 
 

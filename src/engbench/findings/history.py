@@ -27,7 +27,7 @@ from typing import Callable
 import pandas as pd
 
 from ..rulebook import measure, rules
-from .claims import FINDINGS, MODULE_OF
+from .catalog import FINDINGS, MODULE_OF
 from .judge import evaluate
 
 RULES_LOCK = Path(__file__).with_name("rules.lock.json")

@@ -3,7 +3,7 @@
 One row per sentence (or clause) that asserts a measurable behaviour of an engine or a workload,
 quoted verbatim (its README says how rows were chosen). Each row is one of:
 
-    tested            finding_ids names the findings (findings.claims) that re-measure it
+    tested            finding_ids names the findings (findings.catalog) that re-measure it
     not testable here testable_here = no: reason_not_testable says why (no such engine and no stand-in,
                       a machine this one is not, a statement with nothing to measure ...)
     not tested here   testable here, but this reproduction runs no experiment for it: not_tested_because

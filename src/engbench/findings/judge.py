@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..rulebook import measure, regime, rules
-from . import claims
+from . import catalog
 
 
 def published_text(published_dir: Path, spec: tuple) -> str:
@@ -27,24 +27,24 @@ def published_text(published_dir: Path, spec: tuple) -> str:
     return "; ".join(f"{lab}: {val}" for lab, val in zip(frame[label], frame[column]))
 
 
-def gate_results(tables: dict, finding: claims.Finding) -> list:
+def gate_results(tables: dict, finding: catalog.Finding) -> list:
     """[(configuration label, regime.GateResult)] for every experiment × engine the finding compares."""
     seen, out = set(), []
     for p in finding.picks:
         if (p.experiment, p.engine) in seen:
             continue
         seen.add((p.experiment, p.engine))
-        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine, claims.GATES)]
+        out += [(f"{p.engine} ({p.experiment})", r) for r in regime.check(tables, p.experiment, p.engine, catalog.GATES)]
     return out
 
 
-def needs_results(tables: dict, finding: claims.Finding) -> list:
+def needs_results(tables: dict, finding: catalog.Finding) -> list:
     """[(pick label, regime.GateResult)] of the finding's minimum counts (Finding.needs)."""
     return [(pick.label, r) for pick, gate in finding.needs
-            for r in regime.check(tables, pick.experiment, pick.engine, claims.GATES, only=[gate])]
+            for r in regime.check(tables, pick.experiment, pick.engine, catalog.GATES, only=[gate])]
 
 
-def evaluate(tables: dict, finding: claims.Finding) -> dict:
+def evaluate(tables: dict, finding: catalog.Finding) -> dict:
     """The verdict of one finding: first its configurations' regime gates (a miss is
     rules.NOT_IN_REGIME with the measured figure), then its rule on the measured samples."""
     got = measure.samples(tables, list(finding.picks)) if finding.picks else {}

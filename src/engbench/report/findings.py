@@ -105,14 +105,14 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     nums = {f"claims.{k.replace(' ', '_')}": str(counts[k]) for k in ("claims", *fnd.inventory.STATUSES)}
     values = fnd.values(proc)
     items = []
-    for f, row in zip(fnd.claims.FINDINGS, frame.to_dict("records")):
+    for f, row in zip(fnd.catalog.FINDINGS, frame.to_dict("records")):
         c = chart(values, f, f.chart_unit)
         fig = None
         if c is not None:
             save(c, build_dir / "figures" / f"finding.{f.id}", png=png)
             fig = f"figures/finding.{f.id}.svg"
         items.append({**row, "figure": fig})
-    tabs = [t for t in (summary_table(frame), history_table(fnd.history.verdicts(proc, fnd.claims.FINDINGS)),
+    tabs = [t for t in (summary_table(frame), history_table(fnd.history.verdicts(proc, fnd.catalog.FINDINGS)),
                         inventory_table(inv, counts)) if t is not None]
     for t in tabs:
         _write(t, build_dir / "tables")

@@ -15,7 +15,7 @@ its numbers.
     check(tables, experiment, engine) -> [GateResult]     the gates of one configuration
 
 The gates of each experiment file stem live with the findings that compare it (GATES of each
-module of findings, collected by engbench.findings.claims);
+module of findings, collected by engbench.findings.catalog);
 QUIET applies to every reproduction run.
 The bounds are chosen from the source documents and fixed before the runs they judge (rules.py,
 engbench.findings.history: a change after the data keeps its history)."""
