@@ -259,7 +259,7 @@ TABLES = {
                  _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
                  _c("rule", "", "findings"), _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
                  _c("why", "", "findings"),
-                 _c("gate", "", "findings", "", "the regime gates of the compared configurations (findings.regime)"),
+                 _c("gate", "", "findings", "", "the regime gates of the compared configurations (rulebook.regime)"),
                  _c("regime", "", "findings", "", "what their runs measured of each gate")],
     "findings_values": [_c("id", "", "findings"), _c("label", "", "findings"), RUN_ID,
                         _c("repetition", "", "workflow"), _c("value", "", "findings", "", "the run's value")],
