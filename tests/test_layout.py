@@ -36,7 +36,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
                    "notebooks/<name>.py", "notebooks/params/<name>_tiny.yaml",
                    "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written",
                    "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS",
-                   "src/engbench/workloads/<name>/findings.py", "FINDINGS", "src/engbench/rulebook/"):
+                   "src/engbench/workloads/<name>/findings.py", "FINDINGS", "src/engbench/rulebook/",
+                   "reproduction=(name, number, prefix)", "seconds_per_run"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
@@ -172,3 +173,21 @@ def test_every_workload_a_target_runs_says_what_to_read_back(workload):
     from engbench.run import readback
     got = readback.expected(workload, {}, {"load": {}, "totals": {}})
     assert got and all(isinstance(k, str) and k for k in got)
+
+
+def test_every_reproduction_file_belongs_to_the_group_its_workload_folder_states():
+    """notebooks/params/repro_*.yaml: each file's stem starts with exactly one folder's reproduction
+    prefix, and that folder is the file's workload; every stated group has files (reproduce.GROUPS
+    is read from the folders)."""
+    from engbench import reproduce
+    groups = {w.name: w.reproduction for w in map(workloads.get, workloads.ORDER) if w.reproduction}
+    assert set(reproduce.GROUPS) == {g[0] for g in groups.values()}
+    files = sorted((paths.REPO / "notebooks" / "params").glob("repro_*.yaml"))
+    assert files
+    for f in files:
+        owners = [name for name, (_, _, prefix) in groups.items() if f.stem.startswith(prefix)]
+        assert len(owners) == 1, (f.name, owners)
+        assert yaml.safe_load(f.read_text())["workload"] == owners[0], f.name
+    for name, (group, _, prefix) in groups.items():
+        assert any(f.stem.startswith(prefix) for f in files), (name, group)
+        assert workloads.get(name).seconds_per_run, name

@@ -22,19 +22,15 @@ import time
 from pathlib import Path
 
 from . import importer, matrix, paths
+from . import workloads as registry
 from .run import calibrate, limits, machine, params, rundir
 
 PREFIX = "repro_"
-# The groups `--only` accepts: a name, or the source document's number, → file stems' prefix.
-GROUPS = {"iibench": ("003", "repro_iibench_"), "linkbench": ("000", "repro_linkbench_"),
-          "sysbench-update": ("001", "repro_sysbench_update_"), "bulk-insert": ("002", "repro_bulk_insert_"),
-          "cache-pollution": ("004", "repro_cache_pollution_"),
-          # not a source document's: the read side of RUM (YCSB A, C, E; notebooks/rum_tradeoffs.ipynb), alias "rum"
-          "ycsb-rum": ("rum", "repro_ycsb_rum_")}
-# ycsb: the median of the 36 shipped YCSB RUM runs (12-36 s); bulk-insert and cache-pollution: issue 26's
-# trials of their experiment files (2M ObjectId documents 8-14 s; 2 GiB cache-pollution 52-67 s)
-DEFAULT_SECONDS = {"iibench": 28, "linkbench": 55, "sysbench-update": 65, "bulk-insert": 15, "cache-pollution": 60,
-                   "ycsb": 19}
+# The groups `--only` accepts: a name, or the source document's number, → file stems' prefix; each
+# workload folder states its own (Workload.reproduction), in the registry's order.
+GROUPS = {w.reproduction[0]: w.reproduction[1:] for w in map(registry.get, registry.ORDER) if w.reproduction}
+# A run's wall seconds before a run of the same target exists (Workload.seconds_per_run; else 60).
+DEFAULT_SECONDS = {w.name: w.seconds_per_run for w in map(registry.get, registry.ORDER) if w.seconds_per_run}
 SNAKEFILE = paths.REPO / "workflow" / "Snakefile"
 PROFILE = paths.REPO / "workflow" / "profiles" / "local"
 

@@ -30,6 +30,11 @@ class Workload:
                              # (empty: its rows, documents, docs or records, the first given)
     inserting_ops: tuple | None = None  # the run phase's ops that insert: a run without any of them
                                         # stored the load's logical bytes (None: not told)
+    reproduction: tuple | None = None   # its group of `engbench reproduce`: (group name, the source
+                                        # document's number or an alias, the experiment files' prefix
+                                        # under notebooks/params/); None: no reproduction group
+    seconds_per_run: int | None = None  # reproduce's estimate of one run's wall time before a run of
+                                        # the same target exists (None: 60)
 
     @property
     def op_label(self) -> str:

@@ -8,4 +8,6 @@ WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch")
                     "block compression knobs change how many bytes each document costs on disk.",
                     "bulk_insert.ipynb",
                     cite=("source-002",),
-                    engine_stats=("log",))
+                    engine_stats=("log",),
+                    # seconds: issue 26's trials of its experiment files (2M ObjectId documents: 8-14 s)
+                    reproduction=("bulk-insert", "002", "repro_bulk_insert_"), seconds_per_run=15)

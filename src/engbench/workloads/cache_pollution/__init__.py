@@ -10,4 +10,6 @@ WORKLOAD = Workload("cache-pollution", REQUEST, "get", "hot read", ("op",), None
                     "statistics and the time of a full hot scan afterwards show how much of the hot set "
                     "the cold pass pushed out.",
                     "cache_pollution.ipynb",
-                    cite=("source-004",))
+                    cite=("source-004",),
+                    # seconds: issue 26's trials of its experiment files (2 GiB cache: 52-67 s)
+                    reproduction=("cache-pollution", "004", "repro_cache_pollution_"), seconds_per_run=60)

@@ -18,4 +18,5 @@ WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "bat
                     "its indexes outgrow the cache, an LSM tree defers that work to merges.",
                     "iibench.ipynb",
                     cite=("iibench", "source-003"),
-                    written=written)
+                    written=written,
+                    reproduction=("iibench", "003", "repro_iibench_"), seconds_per_run=28)

@@ -24,4 +24,5 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     "linkbench.ipynb",
                     cite=("linkbench", "source-000"),
                     written=written,
-                    load_sums=("nodes", "links"))
+                    load_sums=("nodes", "links"),
+                    reproduction=("linkbench", "000", "repro_linkbench_"), seconds_per_run=55)

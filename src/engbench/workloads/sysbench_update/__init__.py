@@ -18,4 +18,5 @@ WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",),
                     "iostat r/s over a step's window divided by its updates per second.",
                     "sysbench_update.ipynb",
                     cite=("sysbench", "source-001"),
-                    written=written)
+                    written=written,
+                    reproduction=("sysbench-update", "001", "repro_sysbench_update_"), seconds_per_run=65)

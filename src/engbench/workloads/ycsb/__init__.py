@@ -23,4 +23,8 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     "ycsb.ipynb", point_read_op="read",
                     cite=("ycsb",),
                     written=written,
-                    engine_stats=("read",), inserting_ops=("insert", "read_modify_write"))
+                    engine_stats=("read",), inserting_ops=("insert", "read_modify_write"),
+                    # not a source document's group: the read side of RUM (YCSB A, C, E;
+                    # notebooks/rum_tradeoffs.ipynb), alias "rum"; seconds: the median of the 36 shipped
+                    # YCSB RUM runs (12-36 s)
+                    reproduction=("ycsb-rum", "rum", "repro_ycsb_rum_"), seconds_per_run=19)
