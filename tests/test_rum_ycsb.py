@@ -20,6 +20,7 @@ from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from conftest import DEVICE
 from physical import page_cache_drops
+from sealed import unlock
 
 
 def _env(root):
@@ -33,12 +34,6 @@ def _run(root, engine, *sets):
                           "--no-progress"], capture_output=True, text=True, env=_env(root), timeout=300)
     assert out.returncode == 0, out.stderr
     return Path(out.stdout.strip().splitlines()[-1])
-
-
-def _unlock(root):
-    for dirpath, dirs, _ in os.walk(root):
-        for d in dirs:
-            os.chmod(os.path.join(dirpath, d), 0o755)
 
 
 def _process(root):
@@ -107,7 +102,7 @@ def rum_runs(tmp_path_factory):
     from engbench.report import paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
     yield root, proc
-    _unlock(root)
+    unlock(root)
 
 
 def test_engine_counters_of_real_runs_match_their_files(rum_runs):
@@ -253,7 +248,7 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     assert ("cgroup", cached_cfg) not in reads.index and ("device", cached_cfg) in reads.index
     # >= 0.25 device reads per read of at least 4 KiB each, for ~1.2 KB returned (5.1 here)
     assert reads.loc[("cgroup", capped_cfg), "mean"] >= 0.5
-    _unlock(tmp_path)
+    unlock(tmp_path)
 
 
 # --- the shipped YCSB RUM runs (notebooks/params/repro_ycsb_rum_*.yaml) -------------------

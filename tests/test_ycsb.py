@@ -13,6 +13,7 @@ import pytest
 from engbench import workloads
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
+from sealed import unlock
 
 LETTER_OPS = {"a": {"read", "update"}, "b": {"read", "update"}, "c": {"read"}, "d": {"read", "insert"},
               "e": {"scan", "insert"}, "f": {"read", "read_modify_write"}}
@@ -26,12 +27,6 @@ def _env(root):
 def _run(root, *args):
     return subprocess.run([sys.executable, "-m", "engbench.cli", "run", "ycsb", *args, "--no-progress"],
                           capture_output=True, text=True, env=_env(root), timeout=300)
-
-
-def _unlock(root):
-    for dirpath, dirs, _ in os.walk(root):
-        for d in dirs:
-            os.chmod(os.path.join(dirpath, d), 0o755)
 
 
 @pytest.mark.parametrize("engine", ["sqlite", "rocksdb"])
@@ -48,7 +43,7 @@ def test_every_letter_ends_ok(tmp_path, engine):
         assert summ["totals"]["request"]["requests"] == 3000
         assert summ["misses"]["total"] == 0  # every key read was loaded (or inserted) first
         assert summ["load"]["records"] == 1000 and summ["load"]["end_unix_s"] <= summ["client"]["start_unix_s"]
-    _unlock(tmp_path)
+    unlock(tmp_path)
 
 
 def test_unknown_letter_refused_with_nothing_written(tmp_path):
@@ -72,7 +67,7 @@ def processed(tmp_path_factory):
     proc = load_processed(root / "processed")
     summ = json.loads(next((root / "raw").glob("*_ycsb_*/driver/summary.json")).read_text())
     yield root, proc, summ
-    _unlock(root)
+    unlock(root)
 
 
 def test_processed_per_request(processed):
@@ -137,4 +132,4 @@ def test_servers_get_the_same_stream_and_logical_bytes_as_sqlite(tmp_path, targe
     assert a["totals"] == b["totals"] and a["totals"]["request"]["logical_bytes_read"] > 0
     assert a["logical_bytes_stored"] == b["logical_bytes_stored"]
     assert b["misses"]["total"] == 0
-    _unlock(tmp_path)
+    unlock(tmp_path)

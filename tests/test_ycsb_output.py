@@ -17,6 +17,7 @@ from hdrh.log import HistogramLogReader
 from engbench import paths
 from engbench.run import engine_files, rundir, ycsb_output
 from engbench.tables import build_tables
+from sealed import unlock
 
 
 def _run(root, *args):
@@ -25,12 +26,6 @@ def _run(root, *args):
                          capture_output=True, text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr
     return Path(out.stdout.strip().splitlines()[-1])
-
-
-def _unlock(root):
-    for dirpath, dirs, _ in os.walk(root):
-        for d in dirs:
-            os.chmod(os.path.join(dirpath, d), 0o755)
 
 
 def _summary(path) -> dict:
@@ -58,7 +53,7 @@ def ycsb_run(tmp_path_factory):
                    "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "warmup_seconds=0.5",
                    "--set", "target_rate=4000")
     yield run_dir
-    _unlock(root)
+    unlock(root)
 
 
 def test_ycsb_run_writes_ycsb_summary_equal_to_the_processed_figures(ycsb_run):
@@ -119,7 +114,7 @@ def test_a_rocksdb_run_keeps_options_and_log(tmp_path):
         assert f"  {engine_files.DIR}/LOG\n" in (run_dir / rundir.SUMS).read_text() and rundir.check(run_dir) == []
         assert (run_dir / "ycsb" / "READ-MODIFY-WRITE.hdr").exists()
     finally:
-        _unlock(tmp_path)
+        unlock(tmp_path)
 
 
 def test_a_shipped_run_is_converted_elsewhere_and_left_as_it_is(tmp_path):
