@@ -166,10 +166,11 @@ const std::vector<std::string>& Collection::index_keys(std::string_view doc, uin
 }
 
 namespace {
-std::atomic<uint64_t> g_conflict_retries{0};
+std::atomic<uint64_t> g_conflict_retries{0}, g_batches_split{0};
 }  // namespace
 
 uint64_t conflict_retries_total() { return g_conflict_retries.load(std::memory_order_relaxed); }
+uint64_t batches_split_total() { return g_batches_split.load(std::memory_order_relaxed); }
 
 template <class F>
 auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
@@ -188,11 +189,30 @@ auto Collection::retry_conflicts(F&& body) -> decltype(body()) {
 
 uint64_t Collection::insert_batch(Session& s, const Doc* docs, size_t n, std::vector<uint64_t>* ids) {
   if (n == 0) return 0;
-  // Ids are taken once: a retried batch writes the same documents under the same ids.
+  // Ids are taken once: a retried or split batch writes the same documents under the same ids.
   const uint64_t first = next_id_.fetch_add(n, std::memory_order_relaxed);
-  const size_t ids_before = ids ? ids->size() : 0;
-  return retry_conflicts([&] {
-  if (ids) ids->resize(ids_before);
+  if (n > 1) {
+    try {
+      return insert_txn(s, docs, n, first, ids);
+    } catch (const EngineConflict&) {
+      // As mongod's insert path does (write_ops_exec.cpp, insertBatchAndHandleErrors: "Try to insert
+      // the batch one-at-a-time because the batch failed all-at-once inserting"): one attempt for the
+      // whole batch, then one transaction per document, each retried. A batch transaction with
+      // secondary indexes pins a leaf page per document and index; WiredTiger rolls back the oldest
+      // transaction when such pinned pages leave eviction no room (its statistic "oldest pinned
+      // transaction ID rolled back for eviction"), and retrying the same batch can meet the same
+      // wall every time, however long the pauses (a 1,000-document batch of the main job did, 100
+      // times in a row, on a loaded machine).
+      batches_split_.fetch_add(1, std::memory_order_relaxed);
+      g_batches_split.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+  uint64_t bytes = 0;
+  for (size_t i = 0; i < n; ++i) bytes += retry_conflicts([&] { return insert_txn(s, docs + i, 1, first + i, ids); });
+  return bytes;
+}
+
+uint64_t Collection::insert_txn(Session& s, const Doc* docs, size_t n, uint64_t first, std::vector<uint64_t>* ids) {
   uint64_t bytes = 0, key_bytes = 0;
   s.begin();
   try {
@@ -209,17 +229,17 @@ uint64_t Collection::insert_batch(Session& s, const Doc* docs, size_t n, std::ve
           key_bytes += keys[x].size();
         }
       }
-      if (ids) ids->push_back(id);
     }
     s.commit();
   } catch (...) {
     try { s.rollback(); } catch (...) {}
     throw;
   }
+  if (ids)
+    for (size_t i = 0; i < n; ++i) ids->push_back(first + i);
   live_bytes_.fetch_add(static_cast<int64_t>(bytes), std::memory_order_relaxed);
   index_key_bytes_.fetch_add(static_cast<int64_t>(key_bytes), std::memory_order_relaxed);
   return bytes;
-  });
 }
 
 bool Collection::get(Session& s, uint64_t id, Doc* out) {

@@ -57,6 +57,9 @@ std::vector<KeyValue> extract_key_values(const bson_t* doc, const std::vector<st
 // Transactions retried after the engine rolled them back (EngineConflict, e.g. WT_ROLLBACK), over
 // every Collection of the process (the runner reports a run's share as summary conflict_retries).
 uint64_t conflict_retries_total();
+// Multi-document insert batches the engine rolled back and this layer then inserted one document
+// per transaction (Collection::insert_batch), over every Collection (summary batches_split).
+uint64_t batches_split_total();
 
 class Collection {
  public:
@@ -65,7 +68,9 @@ class Collection {
 
   const std::vector<IndexDef>& indexes() const { return indexes_; }
 
-  // One transaction for the whole batch. Returns BSON bytes written; ids (optional) get the new ids.
+  // One transaction for the whole batch; if the engine rolls it back, one transaction per document
+  // (each retried), as mongod's insert path does. Returns BSON bytes written; ids (optional) get
+  // the new ids, in order.
   uint64_t insert_batch(Session& s, const std::vector<Doc>& docs, std::vector<uint64_t>* ids = nullptr) {
     return insert_batch(s, docs.data(), docs.size(), ids);
   }
@@ -102,6 +107,8 @@ class Collection {
   uint64_t live_bytes() const { return live_bytes_.load(std::memory_order_relaxed); }
   // Transactions the engine rolled back (EngineConflict) and this layer retried.
   uint64_t conflict_retries() const { return conflict_retries_.load(std::memory_order_relaxed); }
+  // Insert batches rolled back whole and then inserted one document per transaction.
+  uint64_t batches_split() const { return batches_split_.load(std::memory_order_relaxed); }
   uint64_t index_key_bytes() const { return index_key_bytes_.load(std::memory_order_relaxed); }
   uint64_t next_id() const { return next_id_.load(std::memory_order_relaxed); }
 
@@ -134,7 +141,10 @@ class Collection {
   std::vector<std::vector<int>> index_fields_;   // per index: positions in fields_
   std::atomic<uint64_t> next_id_{1};
   std::atomic<int64_t> live_bytes_{0}, index_key_bytes_{0};
-  std::atomic<uint64_t> conflict_retries_{0};
+  std::atomic<uint64_t> conflict_retries_{0}, batches_split_{0};
+  // One transaction inserting docs[0..n) under ids first..first+n-1 (appended to *ids once it
+  // commits); rolls back and rethrows on any error.
+  uint64_t insert_txn(Session& s, const Doc* docs, size_t n, uint64_t first, std::vector<uint64_t>* ids);
   // Runs `body` (one whole transaction: begin … commit, rolling back on error) again when the
   // engine rolled it back on its own, with a short growing pause; other errors pass through.
   template <class F>

@@ -35,7 +35,7 @@ struct Run {
   std::string status = "ok";
   json error = nullptr;
   std::vector<std::string> warnings;  // non-fatal problems, all recorded in summary.json
-  uint64_t retries_before = 0;
+  uint64_t retries_before = 0, splits_before = 0;
 
   std::unique_ptr<Engine> engine;
   std::unique_ptr<Target> target;  // a server target instead of an engine

@@ -129,6 +129,7 @@ void write_outputs(Run& r, const DiskUsage& du) {
   add_totals(r, &summary, &hist_csv);
   summary["logical_bytes_stored"] = 0;
   summary["conflict_retries"] = conflict_retries_total() - r.retries_before;
+  summary["batches_split"] = batches_split_total() - r.splits_before;
   for (auto it = r.extra.begin(); it != r.extra.end(); ++it) summary[it.key()] = it.value();
   summary["engine_events"] = r.events;
   summary["warnings"] = r.warnings;

@@ -191,6 +191,7 @@ int run_benchmark(const ResolvedConfig& cfg, const RunOptions& opts) {
   using namespace run;
   Run r(cfg, *opts.progress, opts.stop ? *opts.stop : g_signal_stop);
   r.retries_before = conflict_retries_total();
+  r.splits_before = batches_split_total();
   if (!prepare_dirs(r)) return 1;
   r.interval_s = std::max(0.01, cfg.params.at("report_interval_s").get<double>());
   r.warmup_s = std::max(0.0, cfg.params.at("warmup_seconds").get<double>());
