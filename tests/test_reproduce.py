@@ -89,6 +89,42 @@ def test_the_reproduction_files_and_groups():
     assert {t.repetition for t in targets} == {1, 2, 3}
 
 
+# Repetitions of one configuration (file x engine) at most this many runs apart, and at most
+# ROUND_S of estimated wall time (reproduce.DEFAULT_SECONDS) apart. A configuration's repetitions
+# are one round of its group apart (engbench.matrix.targets): 15 is the largest group's round today
+# (ycsb-rum: 3 files x 5 engines, ~6 min); ROUND_S is a third of a group's 45-min budget (issue 26:
+# each group <= 45 min with 3 repetitions). The quiet reproduction of 2026-11-26, ordered round
+# after round across all 22 files, had repetitions 46 runs (~26 min) apart, and its throughput
+# drifted with them (0.95, 1.02, 1.06 of each configuration's median by repetition).
+MAX_APART, ROUND_S = 15, 15 * 60
+
+
+def test_repetitions_of_a_configuration_run_close_together():
+    files = reproduce.experiment_files()
+    targets = reproduce.matrix.targets(files, validate=False)
+    seconds = [reproduce.DEFAULT_SECONDS.get(t.request.workload, 60) for t in targets]
+    where: dict[tuple, list[int]] = {}
+    for i, t in enumerate(targets):
+        where.setdefault((t.experiment, t.engine), []).append(i)
+    assert len(where) == len(targets) // 3 and all(len(v) == 3 for v in where.values())
+    for config, places in where.items():
+        assert [targets[i].repetition for i in places] == [1, 2, 3], config  # in order
+        for a, b in zip(places, places[1:]):
+            assert b - a <= MAX_APART, f"{config}: repetitions {b - a} runs apart"
+            assert sum(seconds[a:b]) <= ROUND_S, f"{config}: repetitions ~{sum(seconds[a:b]) / 60:.0f} min apart"
+    # the groups run one after another, each whole: a claim's configurations share its rounds
+    groups = [t.request.workload for t in targets]
+    assert [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]] == list(dict.fromkeys(groups))
+    # and the configurations a claim compares (files of one group) interleave: every round of a
+    # group holds each of its configurations once
+    for g in dict.fromkeys(groups):
+        mine = [t for t in targets if t.request.workload == g]
+        n = len(mine) // 3
+        for r in range(3):
+            assert {t.repetition for t in mine[r * n:(r + 1) * n]} == {r + 1}, g
+            assert len({(t.experiment, t.engine) for t in mine[r * n:(r + 1) * n]}) == n, g
+
+
 def test_cli_refuses_before_running_anything(tmp_path):
     run = lambda *a: subprocess.run([sys.executable, "-m", "engbench.cli", "reproduce", *a],  # noqa: E731
                                     capture_output=True, text=True,

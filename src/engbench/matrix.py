@@ -1,6 +1,7 @@
 """The experiment matrix: experiment YAMLs (notebooks/params/*.yaml) → the ordered list of run
 targets (experiment × engine × repetition), and running one target. This is what the Snakemake
-workflow (workflow/Snakefile) is made of; `experiments.run` uses the same order (`interleave`).
+workflow (workflow/Snakefile) is made of, run in this order (`targets`); one file's targets are in the
+order `experiments.run` uses (`interleave`).
 
 A target's identity is its key, `<experiment file stem>.<engine>.r<repetition>`, never the
 timestamped name of the run directory that realizes it. Running a target writes the key into the
@@ -81,13 +82,28 @@ def experiment_targets(params_file: Path, engines: list[str] | None = None, repe
 
 def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True,
             repeat: int | None = None) -> list[Target]:
-    """Every experiment's targets in run order: round after round across the files (repetition 1 of
-    every file, file after file, then repetition 2, ...), so the files of one sweep (a cache size
-    per file, say) share the machine's drift as the engines of one file do. With `validate`, the
-    driver checks every request first (as `experiments.run` does), and the run limits are checked
-    against the engine caches, so a typo or a limit that cannot hold surfaces before the first run."""
-    numbered = [(t.repetition, i, t) for i, f in enumerate(files) for t in experiment_targets(f, engines, repeat)]
-    out = [t for _, _, t in sorted(numbered, key=lambda x: x[:2])]  # stable: a file's own order kept
+    """Every experiment's targets in run order (tests/test_workflow.py, tests/test_reproduce.py):
+
+    - the files of one workload form a group (a reproduction group: engbench.reproduce.GROUPS is
+      one per workload), and the groups run one after another, in the order their first file is given;
+    - within a group, round after round: repetition 1 of every file of the group (file after file,
+      each file's engines in its own order), then repetition 2, ...
+
+    So a configuration's (file x engine) repetitions are one round of its group apart: at most as
+    many targets as the group has configurations (ycsb-rum's 15 in the reproduction; a few minutes,
+    where round after round across all the files put them a whole third of the reproduction apart,
+    ~26 min, and the machine's drift over that showed as spread between repetitions). And the
+    configurations a claim compares (a cache size, a setting per file: always within one group)
+    still share the machine's drift, round by round, as the engines of one file do. With
+    `validate`, the driver checks every request first (as `experiments.run` does), and the run
+    limits are checked against the engine caches, so a typo or a limit that cannot hold surfaces
+    before the first run."""
+    per_file = [experiment_targets(f, engines, repeat) for f in files]
+    groups: dict[str, list[int]] = {}
+    for i, ts in enumerate(per_file):
+        groups.setdefault(ts[0].request.workload, []).append(i)
+    out = [t for idx in groups.values()  # stable: a file's own order kept within a repetition
+           for _, _, t in sorted(((t.repetition, i, t) for i in idx for t in per_file[i]), key=lambda x: x[:2])]
     seen: dict[str, Path] = {}
     for t in out:
         if t.key in seen:

@@ -1,7 +1,15 @@
 """`engbench reproduce`: every reproduction experiment (notebooks/params/repro_*.yaml, one per
 claim group of the source documents: engbench.findings), run through the Snakemake workflow
-(workflow/Snakefile, local profile: one benchmark run at a time, interleaved repetitions), then
-processed and built into the paper, whose Findings section judges each claim.
+(workflow/Snakefile, local profile: one benchmark run at a time), then processed and built into the
+paper, whose Findings section judges each claim.
+
+Order (engbench.matrix.targets; tests/test_reproduce.py): group after group (GROUPS: one per
+workload), and within a group round after round: repetition 1 of every configuration (file x
+engine) of the group, then repetition 2, then 3. A configuration's repetitions are so one round of
+its group apart (at most 15 runs, ycsb-rum's 3 files x 5 engines; a few minutes), and the
+configurations a claim compares, all in one group, share the machine's drift round by round. (The
+quiet reproduction of 2026-11-26 ran round after round across all 22 files: repetitions ~26 min
+apart, whose throughput relative to the configuration's median averaged 0.95, 1.02, 1.06.)
 
 Resumable: a target whose run is sealed, verified and `ok` in the raw directory is never run
 again (engbench.matrix.reconcile), so a second call after an interruption runs only what is
