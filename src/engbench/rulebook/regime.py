@@ -79,7 +79,7 @@ def _steps(column):
 
 
 def _cp(column, scale=1.0):
-    """A column of the run's cache_pollution row (normalize.workloads.cache_pollution_regime)."""
+    """A column of the run's cache_pollution row (workloads.cache_pollution.normalize.cache_pollution_regime)."""
     def f(t, run):
         cp = t.get("cache_pollution")
         if cp is None or column not in cp:
