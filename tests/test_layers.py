@@ -66,15 +66,16 @@ def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
                         {"engbench.findings", "engbench.report.paper"}) == {"engbench.findingsx", "engbench.report.data"}
 
 
-def test_only_what_the_normalize_modules_may_not_reach_reads_the_middle_registry():
-    """The tables and the Methods section read the folders' normalize.py through the middle
-    registry; a reader a normalize module could reach would close a circle, so every reader is
-    forbidden to them (contract normalize-modules-below-the-tables)."""
+def test_only_what_the_middle_modules_may_not_reach_reads_the_middle_registry():
+    """The tables, the Methods section and the regime gates read the folders' normalize.py and
+    regime.py through the middle registry; a reader those modules could reach would close a
+    circle, so every reader is forbidden to them (contract middle-modules-below-their-readers)."""
     import grimp
     graph = grimp.build_graph("engbench")
     readers = graph.find_modules_that_directly_import("engbench.workloads.middle")
-    forbidden = set(next(c for c in contracts() if c["id"] == "normalize-modules-below-the-tables")["forbidden_modules"])
-    assert {"engbench.tables.rows", "engbench.report.methods"} <= readers, "the tables and the Methods section read it"
+    forbidden = set(next(c for c in contracts() if c["id"] == "middle-modules-below-their-readers")["forbidden_modules"])
+    assert {"engbench.tables.rows", "engbench.report.methods", "engbench.rulebook.regime"} <= readers, \
+        "the tables, the Methods section and the regime gates read it"
     assert not forbidden_to(readers, forbidden), sorted(forbidden_to(readers, forbidden))
 
 

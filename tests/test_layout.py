@@ -71,6 +71,7 @@ FOLDER_MODULES = {
     "report": ("upper", "REPORTS", "BY_NAME"),
     "findings": ("upper", "FINDINGS", None),
     "normalize": ("middle", "NORMALIZE", "BY_NAME"),
+    "regime": ("middle", "REGIME", None),
 }
 
 
