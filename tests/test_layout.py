@@ -197,3 +197,11 @@ def test_every_reproduction_file_belongs_to_the_group_its_workload_folder_states
     for name, (group, _, prefix) in groups.items():
         assert any(f.stem.startswith(prefix) for f in files), (name, group)
         assert workloads.get(name).seconds_per_run, name
+
+
+def test_one_workload_is_the_main_jobs_and_its_parameters_are_there():
+    """`engbench main` runs the notebook of the one workload whose folder names main_job parameters."""
+    mains = [w for w in workloads.WORKLOADS.values() if w.main_job]
+    assert mains == [workloads.MAIN], [w.name for w in mains]
+    assert (paths.REPO / "notebooks" / "params" / workloads.MAIN.main_job).is_file()
+    assert (paths.REPO / "notebooks" / workloads.MAIN.notebook).is_file()

@@ -51,7 +51,9 @@ FORMULAS = [
     ("MB/s from iostat's kB/s", dev.mb_per_s),
     ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
     ("the calibration a run is compared with", tables.device_use),
-    ("device use per sysbench step", tables.step_device_use),
+    # the steps table's device use, labelled by the workloads whose folders give steps
+    *((f"device use per {m.WORKLOAD.name} step", tables.step_device_use)
+      for m in middle.NORMALIZE if hasattr(m, "step_rows")),
 ]
 
 
