@@ -66,6 +66,19 @@ def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
                         {"engbench.findings", "engbench.report.paper"}) == {"engbench.findingsx", "engbench.report.data"}
 
 
+def test_only_what_the_middle_modules_may_not_reach_reads_the_middle_registry():
+    """The tables, the Methods section and the regime gates read the folders' normalize.py and
+    regime.py through the middle registry; a reader those modules could reach would close a
+    circle, so every reader is forbidden to them (contract middle-modules-below-their-readers)."""
+    import grimp
+    graph = grimp.build_graph("engbench")
+    readers = graph.find_modules_that_directly_import("engbench.workloads.middle")
+    forbidden = set(next(c for c in contracts() if c["id"] == "middle-modules-below-their-readers")["forbidden_modules"])
+    assert {"engbench.tables.rows", "engbench.report.methods", "engbench.rulebook.regime"} <= readers, \
+        "the tables, the Methods section and the regime gates read it"
+    assert not forbidden_to(readers, forbidden), sorted(forbidden_to(readers, forbidden))
+
+
 def test_every_upper_module_of_a_folder_imports_first():
     """A folder's upper module imports the engine it stands on; had an engine's package __init__
     read the registry of these modules, importing one of them first would meet itself half-made
@@ -75,7 +88,7 @@ def test_every_upper_module_of_a_folder_imports_first():
                   if p.stem != "__init__")
     assert mods, "the folders have upper modules"
     code = "import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)"
-    for m in mods + ["engbench.workloads.upper"]:
+    for m in mods + ["engbench.workloads.upper", "engbench.workloads.middle"]:
         out = subprocess.run([sys.executable, "-c", code, m], capture_output=True, text=True, timeout=120)
         assert out.returncode == 0, f"{m}: {out.stderr[-800:]}"
 

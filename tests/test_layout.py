@@ -2,6 +2,7 @@
 workload, engine and target the compiled driver registers (its `describe`), the folder, stores,
 registry entries, notebook, parameter files and paper section the docs promise are there."""
 
+import importlib
 import re
 
 import pytest
@@ -37,7 +38,8 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
                    "tests/test_layout.py", "src/engbench/run/readback.py", "Workload.written",
                    "src/engbench/workloads/<name>/report.py", "src/engbench/workloads/upper.py", "REPORTS",
                    "src/engbench/workloads/<name>/findings.py", "FINDINGS", "src/engbench/rulebook/",
-                   "reproduction=(name, number, prefix)", "seconds_per_run"):
+                   "reproduction=(name, number, prefix)", "seconds_per_run",
+                   "src/engbench/workloads/<name>/normalize.py", "src/engbench/workloads/middle.py", "NORMALIZE"):
         assert needle in wl, needle
     for needle in ("driver/src/engines/<name>.cc", "driver/src/engines/registry.cc", "ENGINE_CACHES",
                    "FAMILY", "COLORS", "ENGINE_ORDER", "driver/src/targets/<backend>/"):
@@ -63,23 +65,27 @@ def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
     assert workloads.WORKLOADS[name] is listed[0].WORKLOAD
 
 
-@pytest.mark.parametrize("name", WORKLOADS)
-def test_a_folders_report_module_is_listed_by_the_upper_registry_once(name):
-    from engbench.workloads import upper
-    mod = f"engbench.workloads.{name.replace('-', '_')}.report"
-    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "report.py").is_file()
-    listed = [m for m in upper.REPORTS if m.__name__ == mod]
-    assert len(listed) == (1 if has else 0), f"upper.REPORTS lists {mod} once if it exists, else not"
-    assert not has or upper.BY_NAME[name] is listed[0], "the report module carries its folder's entry"
+# a folder's module (workloads/<name>/<stem>.py) → the registry that lists it, its list, and its map by
+# workload name (None: it has none)
+FOLDER_MODULES = {
+    "report": ("upper", "REPORTS", "BY_NAME"),
+    "findings": ("upper", "FINDINGS", None),
+    "normalize": ("middle", "NORMALIZE", "BY_NAME"),
+    "regime": ("middle", "REGIME", None),
+}
 
 
+@pytest.mark.parametrize("stem", sorted(FOLDER_MODULES))
 @pytest.mark.parametrize("name", WORKLOADS)
-def test_a_folders_findings_module_is_listed_by_the_upper_registry_once(name):
-    from engbench.workloads import upper
-    mod = f"engbench.workloads.{name.replace('-', '_')}.findings"
-    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / "findings.py").is_file()
-    listed = [m for m in upper.FINDINGS if m.__name__ == mod]
-    assert len(listed) == (1 if has else 0), f"upper.FINDINGS lists {mod} once if it exists, else not"
+def test_a_folders_module_is_listed_by_its_registry_once(name, stem):
+    registry, listing, by_name = FOLDER_MODULES[stem]
+    reg = importlib.import_module(f"engbench.workloads.{registry}")
+    mod = f"engbench.workloads.{name.replace('-', '_')}.{stem}"
+    has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / f"{stem}.py").is_file()
+    listed = [m for m in getattr(reg, listing) if m.__name__ == mod]
+    assert len(listed) == (1 if has else 0), f"{registry}.{listing} lists {mod} once if it exists, else not"
+    assert not has or by_name is None or getattr(reg, by_name)[name] is listed[0], \
+        "the module carries its folder's entry"
 
 
 @pytest.mark.parametrize("name", WORKLOADS)
@@ -191,3 +197,11 @@ def test_every_reproduction_file_belongs_to_the_group_its_workload_folder_states
     for name, (group, _, prefix) in groups.items():
         assert any(f.stem.startswith(prefix) for f in files), (name, group)
         assert workloads.get(name).seconds_per_run, name
+
+
+def test_one_workload_is_the_main_jobs_and_its_parameters_are_there():
+    """`engbench main` runs the notebook of the one workload whose folder names main_job parameters."""
+    mains = [w for w in workloads.WORKLOADS.values() if w.main_job]
+    assert mains == [workloads.MAIN], [w.name for w in mains]
+    assert (paths.REPO / "notebooks" / "params" / workloads.MAIN.main_job).is_file()
+    assert (paths.REPO / "notebooks" / workloads.MAIN.notebook).is_file()

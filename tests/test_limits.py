@@ -14,7 +14,7 @@ import psutil
 import pytest
 
 from engbench.run import cgroups, rundir
-from engbench.normalize.workloads import step_rows
+from engbench.workloads.sysbench_update.normalize import step_rows
 from engbench.parsers import parse_iostat, parse_vmstat
 from engbench.parsers import since_boot_from_argv as iostat_since_boot
 from engbench.parsers.vmstat import since_boot_from_argv as vmstat_since_boot

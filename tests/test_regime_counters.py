@@ -1,6 +1,6 @@
 """The counters issue 26's regime gates read, hand-computed: a run's sizes by kind (data, index,
 log; normalize.sizes), WiredTiger's log slot joins that waited (normalize.workloads.log_slot_figures),
-the regime of cache-pollution's cold pass (normalize.workloads.cache_pollution_regime), and the run
+the regime of cache-pollution's cold pass (workloads.cache_pollution.normalize.cache_pollution_regime), and the run
 key run.reopen_after_load (run.limits)."""
 
 import math
@@ -9,6 +9,7 @@ import pytest
 
 from engbench.normalize import sizes
 from engbench.normalize import workloads as wl
+from engbench.workloads.cache_pollution import normalize as cp
 from engbench.normalize.device import limit_fields, limits_label
 from engbench.run import limits
 
@@ -71,7 +72,7 @@ def test_cache_pollution_regime_from_the_pass_snapshots():
            cold + "bytes currently in the cache": 0.2 * gib, cold + "unmodified pages evicted": 40}
     summary = {"params": {"collection_prefix": "cp_"},
                "phases": {"hot_logical_bytes": 0.7 * gib, "cold_logical_bytes": 0.75 * gib}}
-    got = wl.cache_pollution_regime(summary, {"cold_start": start, "mid": mid})
+    got = cp.cache_pollution_regime(summary, {"cold_start": start, "mid": mid})
     assert got["cache_bytes"] == gib
     assert got["hot_fill_start"] == pytest.approx(0.8)
     assert (got["hot_logical_over_cache"], got["cold_logical_over_cache"]) == (pytest.approx(0.7), pytest.approx(0.75))
@@ -81,15 +82,15 @@ def test_cache_pollution_regime_from_the_pass_snapshots():
     assert got["hot_bytes_lost_fraction"] == pytest.approx(0.25)
     assert (got["cold_cache_bytes_start"], got["cold_cache_bytes_end"]) == (1000, pytest.approx(0.2 * gib))
     # a run without the cold_start snapshot (before issue 26): every figure of the pass NaN, nothing invented
-    old = wl.cache_pollution_regime(summary, {"mid": mid})
+    old = cp.cache_pollution_regime(summary, {"mid": mid})
     assert all(math.isnan(v) for k, v in old.items() if not k.endswith("_cache_bytes_end")), old
 
 
 def test_hot_misses_mean_engine_misses_only_where_the_driver_counted_them_so():
     new = {"phases": {"engine_stats_cold_start": "engine_stats_cold_start.json", "hot_not_found": 0}, "hot_misses": 42}
     old = {"phases": {}, "hot_misses": 3}  # before issue 26: reads that found nothing
-    assert (wl.cache_pollution_row(new, 0, 1)["hot_misses"], wl.cache_pollution_row(new, 0, 1)["hot_not_found"]) == (42, 0)
-    assert (wl.cache_pollution_row(old, 0, 1)["hot_misses"], wl.cache_pollution_row(old, 0, 1)["hot_not_found"]) == (None, 3)
+    assert (cp.cache_pollution_row(new, 0, 1)["hot_misses"], cp.cache_pollution_row(new, 0, 1)["hot_not_found"]) == (42, 0)
+    assert (cp.cache_pollution_row(old, 0, 1)["hot_misses"], cp.cache_pollution_row(old, 0, 1)["hot_not_found"]) == (None, 3)
 
 
 def test_reopen_after_load_is_a_run_key():

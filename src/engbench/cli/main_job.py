@@ -1,6 +1,7 @@
-"""`engbench main`: the README's first command. Runs the iibench notebook (through papermill)
-on every available embedded engine at a size that finishes in a few minutes here, and lists the
-run directories it wrote; then processes every run directory in data/raw (the new ones with the
+"""`engbench main`: the README's first command. Runs the notebook of the registry's main workload
+(engbench.workloads.MAIN, its folder's main_job parameters: iibench, through papermill) on every
+available embedded engine at a size that finishes in a few minutes here, and lists the run
+directories it wrote; then processes every run directory in data/raw (the new ones with the
 ones already there) into data/processed and builds the paper from it (paper/build/), and prints
 the path of paper.html to open."""
 
@@ -10,12 +11,13 @@ from pathlib import Path
 
 from .. import paths
 from ..run import rundir
+from ..workloads import MAIN
 
-DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / "iibench_main.yaml"
+DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / MAIN.main_job
 
 
 def register(sub):
-    p = sub.add_parser("main", help="the main job: iibench on every available engine")
+    p = sub.add_parser("main", help=f"the main job: {MAIN.name} on every available engine")
     p.add_argument("--params", type=Path, default=DEFAULT_PARAMS,
                    help=f"experiment YAML (default {DEFAULT_PARAMS.relative_to(paths.REPO)})")
     p.add_argument("--engines", help="comma-separated subset of engines (default: all available)")
@@ -28,8 +30,8 @@ def run(args) -> int:
     from ..run import experiments
 
     engines = args.engines.split(",") if args.engines else experiments.available_engines()
-    print(f"engbench main: iibench on {', '.join(engines)} ({args.params})", file=sys.stderr)
-    run_dirs, error = notebooks.execute(notebooks.NOTEBOOKS / "iibench.ipynb", args.params,
+    print(f"engbench main: {MAIN.name} on {', '.join(engines)} ({args.params})", file=sys.stderr)
+    run_dirs, error = notebooks.execute(notebooks.NOTEBOOKS / MAIN.notebook, args.params,
                                         {"engines": engines})
     print("run directories:")
     statuses = {}
@@ -56,9 +58,10 @@ def _first_line(manifest: dict) -> str:
 def summary_lines(runs, latency, new_ids) -> list[str]:
     """The main job's closing table, one line per new run: engine, documents inserted per second
     (q, the client window's mean rate), KB written to the device per document (wkb_per_op, iostat)
-    and the insert latency p99 in ms (latency p99_us / 1000), as processed — never recomputed here."""
+    and the insert latency p99 in ms (latency p99_us / 1000 of MAIN.main_op), as processed — never
+    recomputed here."""
     sub = runs[runs["run_id"].isin(new_ids)].sort_values(["engine", "run_id"])
-    p99 = {r.run_id: r.p99_us for r in latency.itertuples() if r.op == "insert"}
+    p99 = {r.run_id: r.p99_us for r in latency.itertuples() if r.op == MAIN.main_op}
     out = [f"{'engine':<16} {'docs/s':>10} {'wKB/i':>8} {'p99 ms':>8}  run"]
     for r in sub.itertuples():
         ms = p99.get(r.run_id)

@@ -1,12 +1,12 @@
-"""Workload-specific figures (docs/driver.md, "Workload-specific outputs"), from the parsed
-captures and the driver's summary.json / engine_stats_*.json as dicts (nothing here reads files).
+"""Workload-specific figures any workload's runs may have (docs/driver.md, "Workload-specific
+outputs"), from the parsed captures and the driver's summary.json / engine_stats_*.json as dicts
+(nothing here reads files). A workload's own rows (sysbench-update's steps, cache-pollution's
+phases and the regime of its cold pass) are its folder's normalize.py (workloads/<name>/), read
+through the middle registry (engbench.workloads.middle).
 
-- sysbench-update: one row per step of the concurrency sweep, costs over the step's window;
 - load phases (sysbench-update, linkbench, cache-pollution): the load's insert rate and, when the
   summary gives the load's window, its costs per insert;
-- cache-pollution: read throughput before / during / after the cold pass, the cold pass and
-  hot scan times, the engine cache statistics before / cold_start / mid / after, and the regime
-  figures of the pass (cache_pollution_regime);
+- the engine cache statistics before / cold_start / mid / after (cache_stat_rows);
 - bulk-insert (any workload on WiredTiger with its log on): the share of log slot joins that
   waited (log_slot_figures)."""
 
@@ -46,41 +46,6 @@ LOG_STATS["wiredtiger-lsm"] = LOG_STATS["wiredtiger"]
 # before: after the load (and warm-up); cold_start / mid: right before / after cache-pollution's
 # cold pass; after: at the run's end
 SNAPSHOTS = ("before", "cold_start", "mid", "after")
-
-
-def step_rows(steps: list, io, vm) -> list[dict]:
-    """One row per sysbench-update step: step (name), clients, its window, seconds, requests,
-    q (tps), ran, and window_costs over [start_unix_s, end_unix_s] with ops = the step's requests,
-    in the runs table's spelling (q, r_per_op, ...; an op is one update, a transaction):
-
-        q = tps = requests / seconds (the driver's requests_per_s);  r_per_op = r/t = mean(iostat r/s) / tps
-
-    — the source document's "disk reads per update" — and likewise rkb_per_op, wkb_per_op,
-    cs_per_op, and mcpu_per_op = Mcpu/t = mean(vmstat us+sy) × 1e6 / tps."""
-    rows = []
-    for s in steps or []:
-        start, end = s.get("start_unix_s"), s.get("end_unix_s")
-        seconds = s.get("seconds")
-        if seconds is None and start is not None and end is not None:
-            seconds = end - start
-        requests = int(s.get("requests") or 0)
-        tps = s.get("requests_per_s")
-        if tps is None:
-            tps = requests / seconds if seconds else math.nan
-        c = window_costs(io, vm, start, end, requests)
-        c_tps = float(tps)
-        per = {k: rate_per_op(c[f"{k}_per_s"], c_tps) for k in ("r", "rkb", "wkb", "cs")}
-        rows.append({
-            "step": s.get("name"), "clients": int(s.get("clients") or 0),
-            "start_unix_s": start, "end_unix_s": end, "seconds": seconds, "requests": requests,
-            "q": c_tps, "ran": bool(s.get("ran", True)),
-            "n_iostat": c["n_iostat"], "n_vmstat": c["n_vmstat"], "coverage_iostat": c["coverage_iostat"],
-            "coverage_vmstat": c["coverage_vmstat"], "coverage": c["coverage"], "missed_s": c["missed_s"],
-            "r_per_s": c["r_per_s"], "rkb_per_s": c["rkb_per_s"], "wkb_per_s": c["wkb_per_s"],
-            "cs_per_s": c["cs_per_s"], "us_sy": c["us_sy"],
-            "r_per_op": per["r"], "rkb_per_op": per["rkb"], "wkb_per_op": per["wkb"],
-            "mcpu_per_op": mcpu_per_op(c["us_sy"], c_tps), "cs_per_op": per["cs"]})
-    return rows
 
 
 # summary engine_events kinds (docs/driver.md) → the column that counts them in a window
@@ -166,79 +131,10 @@ def load_row(workload: str, load: dict, io, vm, process, logical_bytes_loaded=No
             "write_amp_process": load_write_amp(proc_wkb, logical_bytes_loaded, inserts)}
 
 
-def cache_pollution_row(summary: dict, measured_start: float, scan_hot_us: float) -> dict:
-    """One cache-pollution run: cold_action, read_once, hot reads (gets) and gets/s before
-    (measured start → cold pass start), during (the cold pass) and after (cold pass end →
-    readers end), as the driver counted them; cold_pass_ms = cold pass duration; scan_hot_ms =
-    the latency of the one scan_hot request (the full hot scan after the readers stopped)."""
-    ph = summary.get("phases") or {}
-    cs, ce = ph.get("cold_start_unix_s"), ph.get("cold_end_unix_s")
-    row = {"cold_action": ph.get("cold_action"), "read_once": ph.get("read_once"),
-           "before_start_unix_s": measured_start, "cold_start_unix_s": cs, "cold_end_unix_s": ce,
-           "readers_end_unix_s": ph.get("readers_end_unix_s")}
-    for p in ("before", "during", "after"):
-        row[f"gets_{p}"] = ph.get(f"gets_{p}")
-        row[f"gets_per_s_{p}"] = ph.get(f"gets_per_s_{p}")
-    row["cold_pass_ms"] = (ce - cs) * 1000 if cs is not None and ce is not None else math.nan
-    row["scan_hot_ms"] = scan_hot_us / 1000 if scan_hot_us == scan_hot_us else math.nan
-    row["cold_docs_passed"] = ph.get("cold_docs_passed")
-    row["hot_docs_scanned"] = ph.get("hot_docs_scanned")
-    # hot_misses: the engine's cache misses of the hot table over the pass (phases.engine_stats_cold_start
-    # marks the runs that count them so); runs before that counted reads that found nothing there
-    counted = bool(ph.get("engine_stats_cold_start"))
-    row["hot_misses"] = summary.get("hot_misses") if counted else None
-    row["hot_not_found"] = ph.get("hot_not_found", None if counted else summary.get("hot_misses"))
-    return row
-
-
-def _stat(snap: dict | None, key: str) -> float:
+def engine_stat(snap: dict | None, key: str) -> float:
+    """The engine statistic ``key`` of one engine_stats snapshot as a float (NaN when missing)."""
     v = (snap or {}).get(key)
     return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else math.nan
-
-
-def cache_pollution_regime(summary: dict, snapshots: dict) -> dict:
-    """The regime of one cache-pollution run's cold pass, from the engine's statistics right before
-    the pass (snapshot cold_start) and right after it (mid), with per-table statistics
-    ("table:<prefix>hot | cache: ..." and the same of <prefix>cold; WiredTiger B-tree only, NaN
-    elsewhere and in runs without a cold_start snapshot). C = "cache: maximum bytes configured".
-
-        cache_bytes                = C
-        hot_cache_bytes_start/_end = hot "bytes currently in the cache" at cold_start / mid
-        cold_cache_bytes_start/_end = the same of the cold table
-        hot_fill_start             = hot_cache_bytes_start / C     (the source: 1.78 GB of 2 GB)
-        hot_logical_over_cache     = phases.hot_logical_bytes / C  (the source: 0.75)
-        cold_logical_over_cache    = phases.cold_logical_bytes / C (the source: 0.75)
-        hot_evicted_pass           = Δ hot "unmodified pages evicted" over the pass
-        cold_evicted_pass          = Δ cold "unmodified pages evicted" over the pass
-        hot_pages_start            = hot ("pages read into cache" − "unmodified pages evicted"
-                                     − "modified pages evicted") at cold_start: the hot pages in
-                                     the cache, exact when every one was read since the engine
-                                     opened (run.reopen_after_load, then the warm-up scan)
-        hot_evicted_fraction       = hot_evicted_pass / hot_pages_start (the gate: >= 1/4 with
-                                     read_once off; a page evicted twice counts twice)
-        hot_bytes_lost_fraction    = 1 − hot_cache_bytes_end / hot_cache_bytes_start"""
-    ph = summary.get("phases") or {}
-    prefix = (summary.get("params") or {}).get("collection_prefix", "cp_")
-    a, b = snapshots.get("cold_start"), snapshots.get("mid")
-    hot, cold = f"table:{prefix}hot | cache: ", f"table:{prefix}cold | cache: "
-    cache = _stat(a, "cache: maximum bytes configured")
-    row = {"cache_bytes": cache}
-    for who, key in (("hot", hot), ("cold", cold)):
-        row[f"{who}_cache_bytes_start"] = _stat(a, key + "bytes currently in the cache")
-        row[f"{who}_cache_bytes_end"] = _stat(b, key + "bytes currently in the cache")
-        row[f"{who}_evicted_pass"] = (_stat(b, key + "unmodified pages evicted")
-                                      - _stat(a, key + "unmodified pages evicted"))
-    row["hot_fill_start"] = row["hot_cache_bytes_start"] / cache if cache else math.nan
-    for who in ("hot", "cold"):
-        lb = ph.get(f"{who}_logical_bytes")
-        row[f"{who}_logical_over_cache"] = float(lb) / cache if lb is not None and cache else math.nan
-    pages = (_stat(a, hot + "pages read into cache") - _stat(a, hot + "unmodified pages evicted")
-             - _stat(a, hot + "modified pages evicted"))
-    row["hot_pages_start"] = pages
-    row["hot_evicted_fraction"] = row["hot_evicted_pass"] / pages if pages and pages > 0 else math.nan
-    start = row["hot_cache_bytes_start"]
-    row["hot_bytes_lost_fraction"] = 1 - row["hot_cache_bytes_end"] / start if start and start > 0 else math.nan
-    return row
 
 
 def log_slot_figures(before: dict | None, after: dict | None) -> dict:
@@ -257,7 +153,7 @@ def log_slot_figures(before: dict | None, after: dict | None) -> dict:
 
     NaN when a counter is missing (log off, statistics none, another engine) or nothing joined."""
     def d(key):
-        return _stat(after, key) - _stat(before, key)
+        return engine_stat(after, key) - engine_stat(before, key)
     immediate, waited = d("log: slot join calls did not yield"), d("log: slot join calls yielded")
     joins = immediate + waited
     return {"log_slot_joins": joins, "log_slot_joins_waited": waited,

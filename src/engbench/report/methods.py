@@ -12,6 +12,7 @@ from .. import tables
 from ..normalize import device as dev
 from ..normalize import sizes
 from ..normalize import workloads as wl
+from ..workloads import middle
 from .data import decoded, param_defaults
 
 FORMULAS = [
@@ -35,10 +36,8 @@ FORMULAS = [
     ("amplification not computed (runs.amp_notes)", nz.why_no_ratio),
     ("partial intervals", nz.partial_intervals),
     ("costs over a window (steps, load)", nz.window_costs),
-    ("sysbench-update steps", wl.step_rows),
+    *middle.FORMULAS,  # the workload folders' own rows (workloads/<name>/normalize.py)
     ("load phase", wl.load_row),
-    ("cache-pollution phases", wl.cache_pollution_row),
-    ("cache-pollution cold pass regime (hot fill, hot pages evicted)", wl.cache_pollution_regime),
     ("log slot joins that waited (log_slot_wait_fraction)", wl.log_slot_figures),
     ("sizes by kind (data, index, table, log)", sizes.sizes),
     ("what a data-directory file holds", sizes.kind),
@@ -52,7 +51,9 @@ FORMULAS = [
     ("MB/s from iostat's kB/s", dev.mb_per_s),
     ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
     ("the calibration a run is compared with", tables.device_use),
-    ("device use per sysbench step", tables.step_device_use),
+    # the steps table's device use, labelled by the workloads whose folders give steps
+    *((f"device use per {m.WORKLOAD.name} step", tables.step_device_use)
+      for m in middle.NORMALIZE if hasattr(m, "step_rows")),
 ]
 
 

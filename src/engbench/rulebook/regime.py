@@ -5,7 +5,8 @@ A source document's claim is evidence of an engine's behaviour in the regime its
 was). A run here that is not in that regime says nothing about the claim, whichever way its numbers
 fall. So every reproduction experiment states its regime as gates — measured quantities with bounds,
 each with what the source document measured — and every run reports those quantities from its own
-counters (QUANTITIES: the processed tables only). A claim whose runs miss a gate gets the verdict
+counters (QUANTITIES: the processed tables only; a workload's own quantities are its folder's
+regime.py, read through the middle registry, engbench.workloads.middle). A claim whose runs miss a gate gets the verdict
 "not in the source's regime" (rules.NOT_IN_REGIME) with the measured figure, never a verdict on
 its numbers.
 
@@ -24,19 +25,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
 
 import pandas as pd
 
+from ..workloads import middle
 from . import measure
-
-
-@dataclass(frozen=True)
-class Quantity:
-    name: str
-    unit: str
-    doc: str                    # the counter and the denominator, in words
-    fn: Callable                # (tables, run row) -> list of floats (NaN: not measured)
+from .quantity import Quantity
 
 
 def _col(column):
@@ -78,17 +72,6 @@ def _steps(column):
     return f
 
 
-def _cp(column, scale=1.0):
-    """A column of the run's cache_pollution row (normalize.workloads.cache_pollution_regime)."""
-    def f(t, run):
-        cp = t.get("cache_pollution")
-        if cp is None or column not in cp:
-            return [math.nan]
-        v = cp.loc[cp["run_id"] == run["run_id"], column]
-        return [float(v.iloc[0]) * scale] if len(v) and v.iloc[0] == v.iloc[0] else [math.nan]
-    return f
-
-
 def _device_reads(t, run):
     r, ops = run.get("cg_r_per_op"), run.get("ops")
     return [float(r) * float(ops) if r is not None and r == r and ops else math.nan]
@@ -119,17 +102,9 @@ QUANTITIES = {q.name: q for q in [
     Quantity("log_slot_wait_fraction", "fraction", "WiredTiger's log slot joins that yielded ÷ all slot joins "
              "over the run (runs.log_slot_wait_fraction, normalize.workloads.log_slot_figures)",
              _col("log_slot_wait_fraction")),
-    Quantity("hot_fill_start", "× cache", "bytes of the hot collection in WiredTiger's cache right before the cold "
-             "pass ÷ the cache (cache_pollution.hot_fill_start)", _cp("hot_fill_start")),
-    Quantity("cold_per_cache", "× cache", "the cold collection's logical bytes ÷ the cache "
-             "(cache_pollution.cold_logical_over_cache)", _cp("cold_logical_over_cache")),
-    Quantity("cold_pass_s", "s", "the cold pass's duration (cache_pollution.cold_pass_ms / 1000)",
-             _cp("cold_pass_ms", 1e-3)),
-    Quantity("hot_evicted_fraction", "× hot pages", "hot pages evicted over the cold pass ÷ hot pages in the cache "
-             "before it (cache_pollution.hot_evicted_fraction: a page evicted twice counts twice)",
-             _cp("hot_evicted_fraction")),
     Quantity("tables_per_memory_limit", "×", "data + index bytes at the end ÷ the run's memory limit "
              "(runs.table_bytes / limit.memory_bytes)", _ratio(_col("table_bytes"), _col("limit.memory_bytes"))),
+    *middle.QUANTITIES,  # the workload folders' own (workloads/<name>/regime.py)
 ]}
 
 

@@ -46,6 +46,8 @@ from pathlib import Path
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogWriter
 
+from .. import workloads
+
 DIR = "ycsb"
 SUMMARY = "summary.txt"
 OPS = {"read": "READ", "update": "UPDATE", "insert": "INSERT", "scan": "SCAN",
@@ -128,8 +130,9 @@ def summary_lines(summary: dict, hists: dict) -> list[str]:
 
 
 def write(run_dir, out_dir=None) -> list[Path]:
-    """ycsb/summary.txt and ycsb/<OP>.hdr of a ycsb run directory (into `out_dir` when given: a
-    sealed run, e.g. a shipped one, is never written to). [] for another workload or a run without
+    """ycsb/summary.txt and ycsb/<OP>.hdr of a run directory whose workload's registry entry says
+    ycsb_format (into `out_dir` when given: a sealed run, e.g. a shipped one, is never written to).
+    [] for another workload or a run without
     a measured window or histograms (failed before its summary). ValueError when an op's histogram
     count is not its operation count, or the histograms are not the driver's layout."""
     run_dir = Path(run_dir)
@@ -139,7 +142,7 @@ def write(run_dir, out_dir=None) -> list[Path]:
     except (OSError, ValueError):
         return []
     client = summary.get("client") or {}
-    if summary.get("workload") != "ycsb" or not client.get("measured_seconds") or not (drv / "histograms.csv").exists():
+    if not workloads.get(summary.get("workload")).ycsb_format or not client.get("measured_seconds") or not (drv / "histograms.csv").exists():
         return []
     hists = read_histograms(drv / "histograms.csv")
     out = Path(out_dir) if out_dir else run_dir / DIR

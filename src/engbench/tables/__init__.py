@@ -43,9 +43,9 @@ Tables (sorted rows, fixed float format, no processing time: the same raw input,
              partial (shorter than half of params.report_interval_s: left out of rate_p* and of
              the rate charts; normalize.partial_intervals)
   steps      sysbench-update: one row per step of the sweep, iostat/vmstat over the step's window
-             (STEP_COLS; normalize.workloads.step_rows): q (tps), r_per_op (r/t), ...; the run's
-             own cg_*_per_op over the step's window, and read_iops_use for the step's clients
-             (step_device_use)
+             (STEP_COLS; workloads.sysbench_update.normalize.step_rows): q (tps), r_per_op (r/t),
+             ...; the run's own cg_*_per_op over the step's window, and read_iops_use for the
+             step's clients (step_device_use)
   loads      runs whose summary has a load section: inserts, seconds, q (ips) and, when the summary
              gives the load's window, wkb_per_op (wKB/i), mcpu_per_op (Mcpu/i), rss over it (LOAD_COLS)
   One column name per metric in every table (q, <x>_per_op, p999_us); ips, tps, wKB/i, r/t and

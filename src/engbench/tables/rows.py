@@ -15,7 +15,7 @@ from ..normalize import machine as busy
 from ..normalize import sizes as sz
 from ..normalize import workloads as wl
 from ..run.machine import machine_key
-from ..workloads import units
+from ..workloads import middle, units
 from .read import RunCaptures
 
 PER_N = units.PER_N
@@ -186,22 +186,20 @@ def run_rows(c: RunCaptures) -> dict:
 
 
 def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, snaps) -> dict:
-    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs");
-    each sysbench step also gets the run's own device I/O over the step's window (cgroup.csv)."""
+    """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs"): the
+    workload's own rows from its folder's normalize.py (engbench.workloads.middle); each step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
     events = summ.get("engine_events")
+    step_rows, phase_row = middle.hook(workload, "step_rows"), middle.hook(workload, "phase_row")
     steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"]),
               **wl.events_in_window(events, r["start_unix_s"], r["end_unix_s"])}
-             for r in wl.step_rows(summ.get("steps"), io, vm)]
+             for r in (step_rows(summ.get("steps"), io, vm) if step_rows else [])]
     for r in steps:  # the run's own device reads per second over the step (cg_r_per_op × updates/s)
         r["cg_r_per_s"] = r["cg_r_per_op"] * r["q"] if r.get("q") == r.get("q") else np.nan
     load = wl.load_row(workload, summ.get("load"), io, vm, proc, wl.load_logical_bytes(workload, summ))
     loads = [{**ids, "workload": workload, **load}] if load else []
-    cp = []
-    if summ.get("phases"):
-        m = measured.loc[measured["op"] == "scan_hot", "latency_us_max"]
-        cp = [{**ids, **wl.cache_pollution_row(summ, start, float(m.max()) if len(m) else np.nan),
-               **wl.cache_pollution_regime(summ, snaps)}]
+    phases = phase_row(summ, measured, start, snaps) if phase_row else None
+    cp = [{**ids, **phases}] if phases else []
     stats = [{**ids, **r} for r in wl.cache_stat_rows(engine, snaps, workload)]
     files = [{**ids, **{k: f.get(k) for k in FILE_COLS[1:]}, "kind": sz.kind(engine, f.get("path", ""))}
              for f in (summ.get("disk") or {}).get("files") or []]

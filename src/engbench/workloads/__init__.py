@@ -28,6 +28,7 @@ FOLDERS = (  # one line per workload, in the paper's section order
 )
 WORKLOADS = {f.WORKLOAD.name: f.WORKLOAD for f in FOLDERS}
 ORDER = [f.WORKLOAD.name for f in FOLDERS]
+MAIN = next(f.WORKLOAD for f in FOLDERS if f.WORKLOAD.main_job)  # what `engbench main` runs
 
 
 def get(name: str) -> Workload:

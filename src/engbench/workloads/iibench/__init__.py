@@ -19,4 +19,5 @@ WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "bat
                     "iibench.ipynb",
                     cite=("iibench", "source-003"),
                     written=written,
-                    reproduction=("iibench", "003", "repro_iibench_"), seconds_per_run=28)
+                    reproduction=("iibench", "003", "repro_iibench_"), seconds_per_run=28,
+                    main_job="iibench_main.yaml")

@@ -27,4 +27,5 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     # not a source document's group: the read side of RUM (YCSB A, C, E;
                     # notebooks/rum_tradeoffs.ipynb), alias "rum"; seconds: the median of the 36 shipped
                     # YCSB RUM runs (12-36 s)
-                    reproduction=("ycsb-rum", "rum", "repro_ycsb_rum_"), seconds_per_run=19)
+                    reproduction=("ycsb-rum", "rum", "repro_ycsb_rum_"), seconds_per_run=19,
+                    ycsb_format=True)

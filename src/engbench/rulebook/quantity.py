@@ -1,0 +1,17 @@
+"""What a regime gate measures (regime.py): a Quantity, one value per run (per step for per-step
+quantities) from the processed tables. The shared ones are regime.QUANTITIES'; a workload's own are
+its folder's regime.py (workloads/<name>/regime.py, read through the middle registry
+engbench.workloads.middle), which imports this module and nothing else of the rulebook."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+
+@dataclass(frozen=True)
+class Quantity:
+    name: str
+    unit: str
+    doc: str                    # the counter and the denominator, in words
+    fn: Callable                # (tables, run row) -> list of floats (NaN: not measured)
