@@ -325,13 +325,22 @@ def _cached_pages(path):
 
 @pytest.mark.parametrize("drop", [True, False])
 def test_drop_caches_empties_the_page_cache_before_the_driver(scratch, tmp_path, drop):
-    probe = tmp_path / "cached.bin"
-    probe.write_bytes(os.urandom(8 << 20))
-    probe.read_bytes()
-    assert _cached_pages(probe) == 8 << 20
-    out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=1000", "--no-progress",
-                   *(["--set", "run.drop_caches=true"] if drop else []))
-    assert out.returncode == 0, out.stderr
+    # The page cache is the machine's: a test on the other xdist worker may drop it too (ci: once,
+    # the run without a drop found the probe gone). /proc/vmstat's drop counter tells such an attempt
+    # apart; it is tried again, at most three times, and only an attempt nobody else dropped in counts.
+    for _attempt in range(3):
+        probe = tmp_path / "cached.bin"
+        probe.write_bytes(os.urandom(8 << 20))
+        probe.read_bytes()
+        assert _cached_pages(probe) == 8 << 20
+        drops = physical.page_cache_drops()
+        out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=1000", "--no-progress",
+                       *(["--set", "run.drop_caches=true"] if drop else []))
+        drops = physical.page_cache_drops() - drops
+        assert out.returncode == 0, out.stderr
+        if drops == int(drop):
+            break
+    assert drops == int(drop), f"the page cache was dropped {drops} times by others in each of 3 attempts"
     m = rundir.read_manifest(Path(out.stdout.strip().splitlines()[-1]))
     assert m["run_limits"]["drop_caches"] == ("start" if drop else None)
     if drop:  # when it happened, and that it came before the driver's first sample
