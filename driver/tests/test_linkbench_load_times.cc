@@ -1,0 +1,62 @@
+// linkbench's load times: load_times shuffles each list's times in place over the list's positions
+// (no scratch of the list's length); the times must be exactly those of the plain algorithm (each
+// list's positions gathered, a copy shuffled by Fisher-Yates with the same draws), on both graphs,
+// for lists short and long.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/rng.h"
+#include "workloads/linkbench/model.h"
+#include "workloads/workload.h"
+
+namespace {
+
+struct Probe : eb::linkbench::Model {
+  explicit Probe(const std::string& graph) {
+    eb::ParamValues p;
+    for (const auto& w : eb::workload_registry())
+      if (w.name == "linkbench")
+        for (const auto& s : w.params) p[s.name] = s.default_value;
+    p["graph"] = graph;
+    p["link_type_count"] = int64_t{3};
+    p["maxid1"] = int64_t{200001};
+    init(p, 11);
+  }
+  // The plain algorithm: positions gathered, a copy of them shuffled, one list after the other.
+  std::vector<int64_t> reference(uint64_t id1, const std::vector<std::pair<uint64_t, uint64_t>>& links) const {
+    std::vector<int64_t> times(links.size());
+    eb::Rng r(seed_ ^ 0x71AE5ULL, id1);
+    for (uint64_t lt = 0; lt < ltc_; ++lt) {
+      std::vector<uint64_t> pos;
+      for (uint64_t j = 0; j < links.size(); ++j)
+        if (links[j].first == lt) pos.push_back(j);
+      std::vector<uint64_t> from = pos;
+      for (size_t i = from.size(); i > 1; --i) std::swap(from[i - 1], from[r.uniform(i)]);
+      for (size_t k = 0; k < pos.size(); ++k) times[pos[k]] = load_now_ms_ - static_cast<int64_t>(from[k]);
+    }
+    return times;
+  }
+  void check(uint64_t id1, size_t* longest) {
+    std::vector<std::pair<uint64_t, uint64_t>> links;
+    std::vector<int64_t> times;
+    links_of(id1, &links);
+    load_times(id1, links, &times);
+    ASSERT_EQ(times, reference(id1, links)) << "id1 " << id1;
+    *longest = std::max(*longest, links.size());
+  }
+};
+
+TEST(LinkBenchLoadTimes, InPlaceShuffleGivesThePlainAlgorithmsTimesOnBothGraphs) {
+  for (const std::string graph : {"linkbench", "lognormal"}) {
+    Probe m(graph);
+    size_t longest = 0;
+    for (uint64_t id1 = 1; id1 < 200001; id1 += 97) m.check(id1, &longest);
+    for (uint64_t id1 = 1; id1 < 64; ++id1) m.check(id1, &longest);
+    EXPECT_GT(longest, 50u) << graph << ": no long list was checked";
+  }
+}
+
+}  // namespace
