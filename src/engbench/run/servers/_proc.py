@@ -21,18 +21,21 @@ class ServerError(RuntimeError):
     the tail of the server's log when there is one."""
 
 
-def tail(path: Path | str | None, lines: int = 25) -> str:
+def tail(path: Path | str | None, lines: int = 25, first: bool = False) -> str:
+    """The last `lines` lines of a log (the first ones if `first`); "" if there is none."""
     if path is None:
         return ""
     try:
-        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+        text = Path(path).read_text(errors="replace").splitlines()
     except OSError:
         return ""
+    return "\n".join(text[:lines] if first else text[-lines:])
 
 
-def with_log(message: str, log: Path | str | None, lines: int = 25) -> str:
-    t = tail(log, lines)
-    return f"{message}\n--- {log} (last {lines} lines) ---\n{t}" if t else f"{message} (log {log} is empty or missing)"
+def with_log(message: str, log: Path | str | None, lines: int = 25, first: bool = False) -> str:
+    t = tail(log, lines, first)
+    which = "first" if first else "last"
+    return f"{message}\n--- {log} ({which} {lines} lines) ---\n{t}" if t else f"{message} (log {log} is empty or missing)"
 
 
 def terminate(proc: subprocess.Popen | None, timeout: float = 10.0, kill_timeout: float = 5.0) -> str:
