@@ -67,6 +67,7 @@ void Model::init(const ParamValues& p, uint64_t seed) {
   read_uncorr_ = p_dbl(p, "read_uncorr_blend") / 100.0;
   write_uncorr_ = p_dbl(p, "write_uncorr_blend") / 100.0;
   hist_ = p_dbl(p, "getlinklist_history") / 100.0;
+  load_window_ = static_cast<uint64_t>(p_int(p, "load_time_window"));
   fill_payloads(&link_buf_, 32, 100, 0.225, 0x11B0F);
   fill_payloads(&node_buf_, 50, 220, 0.63, 0x20DEB);
 }
@@ -114,7 +115,8 @@ void Model::links_of(uint64_t id1, std::vector<std::pair<uint64_t, uint64_t>>* o
 }
 
 // The load's times of id1's links: each list's times load time - j (j its links' positions),
-// shuffled among its links (Fisher-Yates) by a stream of (seed, id1). A list's positions in
+// shuffled among its links (Fisher-Yates; within each run of load_time_window positions if that is
+// set) by a stream of (seed, id1). A list's positions in
 // links_of order are an arithmetic progression (graph=linkbench: one run per link type; otherwise
 // every ltc-th link), so the shuffle runs in place in `times` over that progression: no scratch as
 // long as the list (a hot node's list holds ~1M links, and two 8-byte scratch vectors of it per
@@ -135,7 +137,12 @@ void Model::load_times(uint64_t id1, const std::vector<std::pair<uint64_t, uint6
       }
     auto at = [&](size_t k) -> int64_t& { return t[first + k * stride]; };
     for (size_t k = 0; k < n; ++k) at(k) = static_cast<int64_t>(first + k * stride);
-    for (size_t i = n; i > 1; --i) std::swap(at(i - 1), at(r.uniform(i)));
+    // Fisher-Yates over each window [lo, lo + w) of the list's positions (one window: the list).
+    const size_t w = load_window_ ? static_cast<size_t>(load_window_) : std::max<size_t>(n, 1);
+    for (size_t lo = 0; lo < n; lo += w) {
+      const size_t m = std::min(w, n - lo);
+      for (size_t i = m; i > 1; --i) std::swap(at(lo + i - 1), at(lo + r.uniform(i)));
+    }
     for (size_t k = 0; k < n; ++k) at(k) = load_now_ms_ - at(k);
   }
 }

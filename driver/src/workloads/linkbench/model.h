@@ -112,8 +112,10 @@ class Model {
   // load time - j of its links' positions j, shuffled among its links (a pure function of (seed,
   // id1)). LinkBench stamps each loaded link with a random time "so that id2 and timestamp aren't
   // closely correlated" (LinkBenchLoad.chooseInitialTimestamp): the covering index then takes a
-  // list's entries in random order, as LinkBench's load inserts them. A list's times stay the same
-  // set, so page_last_time holds.
+  // list's entries in random order, as LinkBench's load inserts them. load_time_window = w > 0
+  // shuffles within each run of w consecutive positions instead (w >= the list: the same as 0), so
+  // that the index region a load inserts into at once is w entries, not the list. A list's times
+  // stay the same set, so page_last_time holds.
   void load_times(uint64_t id1, const std::vector<std::pair<uint64_t, uint64_t>>& links,
                   std::vector<int64_t>* times) const;
   // Loaded links of (id1, link type).
@@ -146,6 +148,7 @@ class Model {
   std::string link_buf_, node_buf_;
   double hist_ = 0;          // getlinklist_history / 100
   int64_t load_now_ms_ = 0;  // the time the load stamps links with (link j of an id1: this - j)
+  uint64_t load_window_ = 0;  // load_time_window: positions shuffled together (0 = the whole list)
 };
 
 }  // namespace linkbench

@@ -397,6 +397,10 @@ WorkloadInfo linkbench_info() {
       {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts", at_least(1)},
       {"load_batch", ParamType::Int, int64_t{2048}, "ids per loader chunk / documents per load transaction",
        at_least(1)},
+      {"load_time_window", ParamType::Int, int64_t{0},
+       "the load shuffles a list's link times within runs of this many consecutive links (0 = the whole list, "
+       "LinkBench's random times; a window keeps the index region one load inserts into at once that small)",
+       at_least(0), "links"},
       {"addlink", ParamType::Double, 8.9886601, "percent of requests: add_link", at_least(0), "percent"},
       {"deletelink", ParamType::Double, 2.9907664, "percent: delete_link", at_least(0), "percent"},
       {"updatelink", ParamType::Double, 8.0122125, "percent: update_link", at_least(0), "percent"},
