@@ -89,19 +89,16 @@ def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path)
     assert numbers, "the paper's inline numbers are recorded"
 
 
-# Experiment files changed after the shipped runs were measured (issue 26: 004's cold pass under its
-# 10-s gate, 001's RocksDB table 3x its memory cap against the 4x gate, LinkBench's load with its
-# times shuffled within 8,192-link windows): their runs are still to measure.
-RESIZED = {"repro_cache_pollution_read_once_false", "repro_cache_pollution_read_once_true",
-           "repro_sysbench_update_clients_rocksdb", "repro_linkbench_cached_snappy",
-           "repro_linkbench_cached_zlib", "repro_linkbench_iobound_snappy", "repro_linkbench_iobound_zlib"}
+# Experiment files changed after the shipped runs were measured, whose targets are still to measure
+# (their fingerprints changed): none since the reproduction of 2026-11-26 (16:41-20:14 UTC).
+RESIZED: set[str] = set()
 
 
 @pytest.mark.smoke
 def test_the_shipped_runs_seal_every_reproduction_target(shipped):
     """Every target of every notebooks/params/repro_*.yaml file has its sealed, verified run in
     the shipped data/raw (so `engbench reproduce` on a clone runs nothing), but those of the files
-    resized after the shipped runs (RESIZED: their fingerprints changed; they are re-measured
+    changed after the shipped runs (RESIZED: their fingerprints changed; they are re-measured
     next): 93 targets of the 19 files of the source documents' findings, and 45 of the YCSB RUM
     files (repro_ycsb_rum_{a,c,e}.yaml: 5 engines x 3 repetitions each), with the device
     calibrations they were run against (one per set of device limits)."""
@@ -111,7 +108,7 @@ def test_the_shipped_runs_seal_every_reproduction_target(shipped):
     plan = reproduce.plan(files, shipped / "data" / "raw")
     assert [t.key for t in plan["todo"]] == [t.key for t in plan["targets"] if t.experiment in RESIZED]
     resized = [t for t in plan["targets"] if t.experiment in RESIZED]
-    assert len(plan["targets"]) == 138 and len(resized) == 3 * 3 + 4 * 2 * 3 and plan["done"] == 138 - len(resized)
+    assert len(plan["targets"]) == 138 and plan["done"] == 138 - len(resized)
     rum = [t for t in plan["targets"] if t.experiment.startswith("repro_ycsb_rum_")]
     assert len(rum) == 45 and {t.engine for t in rum} == {"rocksdb", "wiredtiger", "wiredtiger-lsm", "lmdb", "sqlite"}
     # the runs that are not workflow targets: the main job's, with their executed notebooks, and the
