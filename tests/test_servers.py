@@ -10,12 +10,14 @@ import shutil
 import signal
 import socket
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import psutil
 import pytest
 
 from engbench.run.servers import ServerError, ports
 from engbench.run.servers import ferretdb as ferret_mod
+from engbench.run.servers._proc import with_log
 from engbench.run.servers import mariadb as mariadb_mod
 from engbench.run.servers.ferretdb import FerretDB
 from engbench.run.servers.mariadb import MariaDB, MariaDBExisting, parse_size, server_options
@@ -121,7 +123,6 @@ def test_mariadb_installs_side_by_side(tmp_path):
     so: "Unknown table 'mysql.tmp_user_sys'" after another bootstrap's temporary table went). With
     a shared tmpdir, 13 of 36 concurrent installs failed; 16 installs here would all pass by chance
     less than once in a thousand."""
-    from concurrent.futures import ThreadPoolExecutor
     for rnd in range(2):
         servers = [MariaDB(tmp_path / f"r{rnd}" / f"s{i}", "innodb") for i in range(8)]
         with ThreadPoolExecutor(len(servers)) as pool:
@@ -136,7 +137,6 @@ def test_a_failed_install_quotes_the_reason_not_the_advice(tmp_path):
     log.write_text("Installing MariaDB/MySQL system tables in '/x' ...\n"
                    "ERROR: 1051  Unknown table 'mysql.tmp_user_sys'\n"
                    + "".join(f"advice line {i}\n" for i in range(40)))
-    from engbench.run.servers._proc import with_log
     msg = with_log("mariadb-install-db failed (exit 1)", log, first=True)
     assert "Unknown table 'mysql.tmp_user_sys'" in msg and "(first 25 lines)" in msg
     assert "Unknown table" not in with_log("x", log)
