@@ -89,7 +89,7 @@ def engbench(args, engine, letter, tmp: Path, knobs=None, server=None) -> tuple:
     private MariaDB, when given)."""
     shutil.rmtree(tmp / "eb", ignore_errors=True)
     cfg = {"workload": "ycsb", "engine": engine, "seed": 1, "knobs": knobs or {},
-           "params": {"workload": letter, "recordcount": args.records, "operationcount": args.ops,
+           "params": {"letter": letter, "recordcount": args.records, "operationcount": args.ops,
                       "threads": args.threads, "load_batch": 1},
            "data_dir": str(tmp / "eb" / "d"), "output_dir": str(tmp / "eb" / "o")}
     if server:

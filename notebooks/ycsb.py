@@ -23,7 +23,7 @@ engines = ["wiredtiger", "rocksdb", "sqlite"]
 seed = 1
 repeat = 1
 description = "smoke size (notebook defaults)"
-params = {"workload": "c", "recordcount": 20000, "operationcount": 0, "max_seconds": 2, "threads": 1}
+params = {"letter": "c", "recordcount": 20000, "operationcount": 0, "max_seconds": 2, "threads": 1}
 knobs = {"wiredtiger.cache_size": "8MB", "rocksdb.block_cache_size": "4MB", "rocksdb.write_buffer_size": "4MB",
          "sqlite.cache_size": "4MB"}
 also_letters = ["a"]  # also run these letters (same size and engines) for the RUM chart's update amplification
@@ -35,15 +35,15 @@ from engbench import notebooks
 from engbench.run import experiments
 
 notebooks.setup()  # charts as PNG images drawn in the kernel (vl-convert): no network, shown on any git host
-letters = list(dict.fromkeys([params["workload"], *also_letters]))
-runs = pd.concat([experiments.run("ycsb", engines, {**params, "workload": w}, knobs, seed=seed, repeat=repeat,
+letters = list(dict.fromkeys([params["letter"], *also_letters]))
+runs = pd.concat([experiments.run("ycsb", engines, {**params, "letter": w}, knobs, seed=seed, repeat=repeat,
                                   description=description, show_progress=False) for w in letters],
                  ignore_index=True)
 runs
 
 # %%
 ops = ["read", "update", "insert", "scan", "read_modify_write"]
-table = pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "workload": s["params"]["workload"],
+table = pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "letter": s["params"]["letter"],
                        "ops/s": round(s["rates"]["request"]["requests_per_s"]),
                        "load records/s": round(s["load"]["records_per_s"]),
                        **{f"{op} p99 us": s["latency_us"][op]["p99"] for op in ops if op in s["latency_us"]},
@@ -52,7 +52,7 @@ table = pd.DataFrame([{"engine": r.engine, "repetition": r.repetition, "workload
                        "misses": s["misses"]["total"]}
                       for r in runs.itertuples() for s in [notebooks.summary(r.run_dir)]])
 display(table)
-notebooks.sweep(table, "workload", "ops/s", "ycsb: operations per second by core workload", x_title="YCSB workload")
+notebooks.sweep(table, "letter", "ops/s", "ycsb: operations per second by core workload", x_title="YCSB workload (letter)")
 
 # %% [markdown]
 # **Reading the table.** `ops/s` is YCSB operations per second over the measured window; the p99

@@ -91,7 +91,7 @@ def sysbench_reads(engine: str, rows: int, knobs: list, seconds: float = 3, mode
 
 def ycsb_reads(knobs: list, records: int = 50000, seconds: float = 3) -> dict:
     """A YCSB C run on RocksDB: {run_dir, reads_per_op}: the run's own device reads per point read."""
-    sets = [x for k in ["workload=c", f"recordcount={records}", f"max_seconds={seconds}", "threads=1", *knobs]
+    sets = [x for k in ["letter=c", f"recordcount={records}", f"max_seconds={seconds}", "threads=1", *knobs]
             for x in ("--set", k)]
     run_dir = _run("run", "ycsb", "--engine", "rocksdb", *sets)
     summary = json.loads((run_dir / "driver" / "summary.json").read_text())

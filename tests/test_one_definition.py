@@ -82,7 +82,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     # the paper's SQLite A update amplification is the processed runs' own columns, by counter
     proc = load_processed(processed)
     a = proc["runs"][(proc["runs"]["workload"] == "ycsb") & (proc["runs"]["engine"] == "sqlite")
-                     & (proc["runs"]["param.workload"].astype(str) == "a")]
+                     & (proc["runs"]["param.letter"].astype(str) == "a")]
     row = want.set_index("engine").loc["sqlite"]
     for counter, col in (("process", "write_amp_process"), ("device", "write_amp_device")):
         cell = row[ycsb_rum.header("update amp (A, B, F: updates)", counter)]

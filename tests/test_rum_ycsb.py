@@ -97,7 +97,7 @@ def rum_runs(tmp_path_factory):
     root = tmp_path_factory.mktemp("rum")
     for engine, letter in (("wiredtiger", "c"), ("rocksdb", "c"), ("lmdb", "c"), ("wiredtiger", "a"),
                            ("rocksdb", "a")):
-        _run(root, engine, f"workload={letter}", *SMALL, *CACHES[engine])
+        _run(root, engine, f"letter={letter}", *SMALL, *CACHES[engine])
     proc = _process(root)
     from engbench.report import paper
     paper.build(root / "processed", root / "raw", root / "paper", png=False)
@@ -136,7 +136,7 @@ def test_rum_chart_from_processed_runs(rum_runs):
     long = ycsb_rum.rum_long(proc["runs"], proc["loads"])
     assert list(long.columns) == ycsb_rum.LONG
     runs = proc["runs"]
-    letter = runs["param.workload"].astype(str)
+    letter = runs["param.letter"].astype(str)
     loads = proc["loads"].set_index("run_id")
     for _, f in long.iterrows():  # each cell is the mean of the stated runs' processed column
         table, col = f["column"].split(".", 1)
@@ -196,7 +196,7 @@ def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
 
 # --- a memory-capped YCSB C run reads from the device ------------------------------------
 
-CAPPED = ["workload=c", "recordcount=200000", "operationcount=0", "max_seconds=4", "load_batch=200",
+CAPPED = ["letter=c", "recordcount=200000", "operationcount=0", "max_seconds=4", "load_batch=200",
           "rocksdb.block_cache_size=4MB", "rocksdb.write_buffer_size=4MB"]
 
 
@@ -291,7 +291,7 @@ def test_shipped_read_amp_is_the_processed_runs_own(shipped_rum):
     from engbench import paths
     long, _ = shipped_rum
     runs = pd.read_parquet(paths.REPO / "data" / "processed" / "runs.parquet")
-    c = runs[(runs["workload"] == "ycsb") & (runs["param.workload"].astype(str) == "c")]
+    c = runs[(runs["workload"] == "ycsb") & (runs["param.letter"].astype(str) == "c")]
     cell = long.set_index(["engine", "corner", "counter"])
     for engine in SHIPPED_ENGINES:
         g = c[c["engine"] == engine]

@@ -346,7 +346,7 @@ def test_mongodb_ycsb_reads_back_its_records_and_a_shortfall_is_a_warning(ferret
     0 documents of purchases_index for every ycsb or linkbench run); a collection that holds less
     than the workload wrote — here dropped after the run — is a warning, not a pass."""
     from engbench.run import readback
-    res = run("ycsb", "mongodb", YCSB + ["workload=a", f"mongodb.uri={ferret.uri}", "mongodb.database=yc"],
+    res = run("ycsb", "mongodb", YCSB + ["letter=a", f"mongodb.uri={ferret.uri}", "mongodb.database=yc"],
               scratch / "raw")
     assert res.status == "ok", res.error
     back = json.loads((res.run_dir / "server" / "read_back.json").read_text())
@@ -364,7 +364,7 @@ def test_mongodb_ycsb_reads_back_its_records_and_a_shortfall_is_a_warning(ferret
 @needs_mariadb
 def test_mariadb_ycsb_reads_back_its_records(existing, scratch, monkeypatch):
     monkeypatch.setenv("ENGBENCH_MYSQL_PASSWORD", PASSWORD)
-    res = run("ycsb", f"mariadb-{existing.engine}", YCSB + ["workload=d"] + conn_sets(existing), scratch / "raw")
+    res = run("ycsb", f"mariadb-{existing.engine}", YCSB + ["letter=d"] + conn_sets(existing), scratch / "raw")
     assert res.status == "ok", res.error
     s = summary_of(res)
     inserted = s["totals"]["insert"]["items"]

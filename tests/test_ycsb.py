@@ -8,9 +8,11 @@ import os
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
-from engbench import workloads
+from engbench import matrix, paths, workloads
+from engbench.workloads import params_now, params_then
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from sealed import unlock
@@ -32,13 +34,13 @@ def _run(root, *args):
 @pytest.mark.parametrize("engine", ["sqlite", "rocksdb"])
 def test_every_letter_ends_ok(tmp_path, engine):
     for letter, ops in LETTER_OPS.items():
-        out = _run(tmp_path, "--engine", engine, "--set", f"workload={letter}", "--set", "recordcount=1000",
+        out = _run(tmp_path, "--engine", engine, "--set", f"letter={letter}", "--set", "recordcount=1000",
                    "--set", "operationcount=3000")
         assert out.returncode == 0, out.stderr
         run_dir = out.stdout.strip().splitlines()[-1]
         man = json.loads(open(os.path.join(run_dir, "manifest.json")).read())
         summ = json.loads(open(os.path.join(run_dir, "driver", "summary.json")).read())
-        assert man["status"] == "ok" and man["params"]["workload"] == letter
+        assert man["status"] == "ok" and man["params"]["letter"] == letter
         assert set(summ["totals"]) == {"request"} | ops
         assert summ["totals"]["request"]["requests"] == 3000
         assert summ["misses"]["total"] == 0  # every key read was loaded (or inserted) first
@@ -47,18 +49,52 @@ def test_every_letter_ends_ok(tmp_path, engine):
 
 
 def test_unknown_letter_refused_with_nothing_written(tmp_path):
-    out = _run(tmp_path, "--engine", "sqlite", "--set", "workload=g")
+    out = _run(tmp_path, "--engine", "sqlite", "--set", "letter=g")
     assert out.returncode != 0
     assert "a, b, c, d, e, f" in out.stderr
     assert not (tmp_path / "raw").exists() or not any((tmp_path / "raw").iterdir())
     assert not (tmp_path / "work").exists() or not any((tmp_path / "work").iterdir())
 
 
+@pytest.mark.parametrize("old, says", [("workload=a", "parameter 'workload' of ycsb is now called 'letter'"),
+                                       ("requestdistribution=workload",
+                                        "requestdistribution='workload' of ycsb is now requestdistribution='letter'")])
+def test_a_name_from_before_the_rename_is_refused_with_its_new_name_and_nothing_written(tmp_path, old, says):
+    """Issue 29's rename (`workload` named the benchmark and YCSB's letter): the old name is refused
+    with the new one, not taken silently, and nothing is written."""
+    out = _run(tmp_path, "--engine", "sqlite", "--set", old)
+    assert out.returncode != 0 and says in out.stderr, out.stderr
+    assert not (tmp_path / "raw").exists() or not any((tmp_path / "raw").iterdir())
+    assert not (tmp_path / "work").exists() or not any((tmp_path / "work").iterdir())
+
+
+def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_new():
+    """The shipped YCSB runs recorded `workload` (and requestdistribution=workload) in their raw
+    captures, which are never rewritten: the tables read them as `letter`, and their trials'
+    recorded fingerprints still realize today's requests (so reproduce does not run them again)."""
+    spec = workloads.get("ycsb")
+    then = {"workload": "c", "requestdistribution": "workload", "recordcount": 5}
+    assert params_now(spec, then) == {"letter": "c", "requestdistribution": "letter", "recordcount": 5}
+    assert params_then(spec, params_now(spec, then)) == then
+    runs = pd.read_parquet(paths.REPO / "data" / "processed" / "runs.parquet")  # the shipped tables
+    y = runs[runs["workload"] == "ycsb"]
+    assert len(y) >= 45 and set(y["param.letter"].astype(str)) >= {"a", "c", "e"}
+    assert "param.workload" not in runs.columns
+    assert set(y["param.requestdistribution"].dropna().astype(str)) <= {"letter", "zipfian", "uniform", "latest"}
+    files = sorted((paths.REPO / "notebooks" / "params").glob("repro_ycsb_rum_*.yaml"))
+    done = matrix.verified_runs(paths.REPO / "data" / "raw")
+    trials = [t for t in matrix.targets(files, validate=False) if t.key in done]
+    assert len(trials) >= 45
+    for t in trials:
+        recorded = done[t.key][1]
+        assert recorded != t.fingerprint and t.realized_by(recorded), t.key
+
+
 @pytest.fixture(scope="module")
 def processed(tmp_path_factory):
     root = tmp_path_factory.mktemp("ycsb")
     # time-bounded at a modest rate so that whole 1-s intervals and iostat samples fall in the window
-    out = _run(root, "--engine", "sqlite", "--set", "workload=c", "--set", "recordcount=2000",
+    out = _run(root, "--engine", "sqlite", "--set", "letter=c", "--set", "recordcount=2000",
                "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "target_rate=4000")
     assert out.returncode == 0, out.stderr
     write_tables(build_tables(runs_in(root / "raw")), root / "processed")
@@ -119,7 +155,7 @@ def test_servers_get_the_same_stream_and_logical_bytes_as_sqlite(tmp_path, targe
     summaries = {}
     with _server_sets(target, tmp_path) as sets:
         for engine in ("sqlite", target):
-            out = _run(tmp_path, "--engine", engine, "--set", f"workload={letter}", "--set", "recordcount=300",
+            out = _run(tmp_path, "--engine", engine, "--set", f"letter={letter}", "--set", "recordcount=300",
                        "--set", "operationcount=400", "--set", "readallfields=false",
                        "--set", "writeallfields=true", "--set", "load_batch=20", "--set", "maxscanlength=10",
                        *(sets if engine == target else []))

@@ -50,7 +50,7 @@ def _decode(path) -> HdrHistogram:
 def ycsb_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("ycsb_output")
     # a time-bounded run with a warmup, so the window is not the whole run
-    run_dir = _run(root, "ycsb", "--engine", "sqlite", "--set", "workload=a", "--set", "recordcount=2000",
+    run_dir = _run(root, "ycsb", "--engine", "sqlite", "--set", "letter=a", "--set", "recordcount=2000",
                    "--set", "operationcount=0", "--set", "max_seconds=2.5", "--set", "warmup_seconds=0.5",
                    "--set", "target_rate=4000")
     yield run_dir
@@ -99,7 +99,7 @@ def test_ycsb_run_writes_hdr_logs_that_decode_into_the_drivers_buckets(ycsb_run)
 
 
 def test_a_rocksdb_run_keeps_options_and_log(tmp_path):
-    run_dir = _run(tmp_path, "ycsb", "--engine", "rocksdb", "--set", "workload=f", "--set", "recordcount=1000",
+    run_dir = _run(tmp_path, "ycsb", "--engine", "rocksdb", "--set", "letter=f", "--set", "recordcount=1000",
                    "--set", "operationcount=2000", "--set", "rocksdb.write_buffer_size=8MB", "--keep-data")
     try:
         man = rundir.read_manifest(run_dir)

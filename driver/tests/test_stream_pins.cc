@@ -42,8 +42,8 @@ const Pin kPins[] = {
     {"linkbench", R"({"maxid1": 2001, "requests": 5000, "threads": 2})", "021a6344677543a3"},
     // ycsb, pinned when the driver took one folder per workload (issue 16): A (reads, updates) and E (scans, inserts), one
     // thread (with inserts, several threads' streams depend on their interleaving)
-    {"ycsb", R"({"workload": "a", "recordcount": 2000, "operationcount": 5000, "threads": 1})", "e0aff6fd13ec87aa"},
-    {"ycsb", R"({"workload": "e", "recordcount": 2000, "operationcount": 5000, "threads": 1})", "998fdda4ede1014b"},
+    {"ycsb", R"({"letter": "a", "recordcount": 2000, "operationcount": 5000, "threads": 1})", "e0aff6fd13ec87aa"},
+    {"ycsb", R"({"letter": "e", "recordcount": 2000, "operationcount": 5000, "threads": 1})", "998fdda4ede1014b"},
 };
 
 // cache-pollution hashes its cold pass, whose length is what the engine stores (0 on null).

@@ -96,7 +96,7 @@ const std::map<std::string, std::map<std::string, double>> kMixes = {
 TEST(YcsbRun, EachLetterMixWithinOnePointOver100kOps) {
   for (const auto& [letter, mix] : kMixes) {
     ebtest::TempDir d;
-    eb::json s = run(config("null", d.path, {{"workload", letter}, {"recordcount", 1000}, {"operationcount", 100000}}));
+    eb::json s = run(config("null", d.path, {{"letter", letter}, {"recordcount", 1000}, {"operationcount", 100000}}));
     ASSERT_EQ(s["status"], "ok") << s.dump();
     EXPECT_EQ(s["totals"]["request"]["requests"], 100000);
     EXPECT_EQ(s["totals"].size(), mix.size() + 1) << letter;  // request + the mix's own ops only
@@ -107,7 +107,7 @@ TEST(YcsbRun, EachLetterMixWithinOnePointOver100kOps) {
 
 TEST(YcsbRun, NullMissesEveryReadAsAMissNotAnError) {
   ebtest::TempDir d;
-  eb::json s = run(config("null", d.path, {{"workload", "f"}, {"recordcount", 100}, {"operationcount", 2000}}));
+  eb::json s = run(config("null", d.path, {{"letter", "f"}, {"recordcount", 100}, {"operationcount", 2000}}));
   ASSERT_EQ(s["status"], "ok") << s.dump();
   const uint64_t reads = s["totals"]["read"]["requests"], rmw = s["totals"]["read_modify_write"]["requests"];
   EXPECT_EQ(s["totals"]["read"]["items"], 0);
@@ -120,7 +120,7 @@ TEST(YcsbRun, NullMissesEveryReadAsAMissNotAnError) {
 TEST(YcsbRun, SameSeedSameHashAndUnknownLetterRefused) {
   auto hash = [](uint64_t seed, const std::string& engine) {
     ebtest::TempDir d;
-    eb::json s = run(config(engine, d.path, {{"workload", "a"}, {"recordcount", 200}, {"operationcount", 3000}, {"threads", 2}}, seed));
+    eb::json s = run(config(engine, d.path, {{"letter", "a"}, {"recordcount", 200}, {"operationcount", 3000}, {"threads", 2}}, seed));
     return s["op_stream_hash"].get<std::string>();
   };
   EXPECT_EQ(hash(1, "null"), hash(1, "null"));
@@ -128,7 +128,7 @@ TEST(YcsbRun, SameSeedSameHashAndUnknownLetterRefused) {
   EXPECT_NE(hash(1, "null"), hash(2, "null"));
   eb::ResolvedConfig cfg;
   std::vector<std::string> problems;
-  EXPECT_FALSE(eb::resolve_config(config("null", "/tmp/never-made", {{"workload", "g"}}), &cfg, &problems));
+  EXPECT_FALSE(eb::resolve_config(config("null", "/tmp/never-made", {{"letter", "g"}}), &cfg, &problems));
   ASSERT_FALSE(problems.empty());
   EXPECT_NE(problems[0].find("a, b, c, d, e, f"), std::string::npos) << problems[0];
   problems.clear();
@@ -186,7 +186,7 @@ TEST_P(YcsbOn, ScansReturnTheRequestedCountInKeyOrder) {
 // size of {_id, field0..9}: stored = the sum over loaded keys, read = that size per read.
 TEST_P(YcsbOn, LoadedKeysAreAllFoundAndLogicalBytesAreTheRecordImages) {
   ebtest::TempDir d;
-  eb::json s = run(config(GetParam(), d.path, {{"workload", "c"}, {"recordcount", 500}, {"operationcount", 2000}}));
+  eb::json s = run(config(GetParam(), d.path, {{"letter", "c"}, {"recordcount", 500}, {"operationcount", 2000}}));
   ASSERT_EQ(s["status"], "ok") << s.dump();
   EXPECT_EQ(s["misses"]["total"], 0);
   EXPECT_EQ(s["totals"]["read"]["items"], 2000);

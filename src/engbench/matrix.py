@@ -33,7 +33,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
+from . import paths, workloads
 from .run import driver, limits, params, rundir, runs
 from .run.rounds import interleave
 
@@ -57,8 +57,20 @@ class Target:
 
     @property
     def fingerprint(self) -> str:
-        blob = json.dumps(dataclasses.asdict(self.request), sort_keys=True, default=str)
-        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return _fingerprint(self.request)
+
+    def realized_by(self, recorded: str) -> bool:
+        """A run whose workflow.json records the fingerprint `recorded` realizes this target: the
+        request's fingerprint, or the one it had before its workload's parameters were renamed
+        (Workload.renamed: a rename changes no run, so the runs recorded under the old names stay
+        done; tests/test_shipped.py)."""
+        then = workloads.params_then(workloads.get(self.request.workload), self.request.params)
+        return recorded in (self.fingerprint, _fingerprint(dataclasses.replace(self.request, params=then)))
+
+
+def _fingerprint(request: params.RunRequest) -> str:
+    blob = json.dumps(dataclasses.asdict(request), sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def experiment_targets(params_file: Path, engines: list[str] | None = None, repeat: int | None = None) -> list[Target]:
@@ -153,7 +165,7 @@ def reconcile(all_targets: list[Target], raw: Path, state: Path) -> dict[str, li
     for t in all_targets:
         marker = marker_path(state, t.key)
         run = done.get(t.key)
-        if run and run[1] == t.fingerprint:
+        if run and t.realized_by(run[1]):
             try:
                 current = json.loads(marker.read_text())
             except (OSError, ValueError):

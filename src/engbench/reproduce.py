@@ -81,11 +81,11 @@ def plan(files: list[Path], raw: Path, repeat: int | None = None) -> dict:
     seen: dict[tuple, list] = {}
     for t in targets:
         got = done.get(t.key)
-        if got and got[1] == t.fingerprint:
+        if got and t.realized_by(got[1]):
             s = _seconds(got[0])
             if s is not None:
                 seen.setdefault((t.experiment, t.engine), []).append(s)
-    todo = [t for t in targets if not (done.get(t.key) and done[t.key][1] == t.fingerprint)]
+    todo = [t for t in targets if not (done.get(t.key) and t.realized_by(done[t.key][1]))]
     est = {t.key: (sum(seen[(t.experiment, t.engine)]) / len(seen[(t.experiment, t.engine)])
                    if (t.experiment, t.engine) in seen else DEFAULT_SECONDS.get(t.request.workload, 60))
            for t in todo}

@@ -203,8 +203,11 @@ def comparisons(runs: pd.DataFrame, engine_order=None, defaults_of=param_default
         params = {c[len("param."):]: _plain(row[c]) for c in pcols if not _is_na(row[c])}
         where = {"machine": _text(row, "machine", "unknown"), "limits": _text(row, "limits", "none")}
         # the machine and limits enter the key only when they tell experiments apart, so the key
-        # (file names) of unlimited runs of one machine stays what it was before they existed
-        canon = _canon({"workload": row["workload"], "params": params,
+        # (file names) of unlimited runs of one machine stays what it was before they existed; for
+        # the same reason the key hashes the parameters under the names they had before any rename
+        # (Workload.renamed), so a rename moves no file and no anchor of the paper
+        then = registry.params_then(registry.get(row["workload"]), params)
+        canon = _canon({"workload": row["workload"], "params": then,
                         **({"machine": where["machine"]} if several else {}),
                         **({"limits": where["limits"]} if where["limits"] != "none" else {})})
         keyed.setdefault(canon, (row["workload"], params, where, []))[3].append(i)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import yaml
 
+from .. import workloads
 from . import driver
 from .errors import ParamError
 from .limits import driver_config, driver_knobs  # run.* limits are engbench's (limits.py)
@@ -111,6 +112,9 @@ def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file
     # An experiment file may hold several engines' knobs; a --set knob is meant for this run, so one
     # of another engine's namespace goes to the driver, which refuses it with the valid choices.
     knobs = {**knobs_for(engine, data.get("knobs", {})), **set_knobs}
+    renamed = workloads.renamed_in(workloads.get(workload), params)
+    if renamed:  # before the driver, which would only say the old name is unknown
+        raise ParamError(f"{'; '.join(renamed)} (engbench engines --params {workload})")
     final_seed = seed if seed is not None else set_seed if set_seed is not None else data.get("seed", 1)
     return RunRequest(workload=workload, engine=engine, params=params, knobs=knobs, seed=int(final_seed))
 

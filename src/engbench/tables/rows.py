@@ -125,7 +125,9 @@ def run_rows(c: RunCaptures) -> dict:
     for k, counter in (("proc_rkb", "read_bytes"), ("proc_wkb", "write_bytes")):
         per[k] = nz.process_kb_per_op(proc, float(start), float(end), ops, counter)
     per["proc_cs"] = nz.process_cs_per_op(proc, float(start), float(end), ops)
-    params, knobs = summ.get("params") or man.get("params") or {}, summ.get("knobs") or man.get("knobs") or {}
+    # under today's parameter names (raw captures keep the names they were recorded with)
+    params = registry.params_now(spec, summ.get("params") or man.get("params") or {})
+    knobs = summ.get("knobs") or man.get("knobs") or {}
     basis_n = {"op": 1, "200k": PER_N, "batch": params.get("batch")}
     for b, (suffix, _) in units.BASES.items():
         n = basis_n[b] if b in spec.bases else None

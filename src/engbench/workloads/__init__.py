@@ -14,7 +14,7 @@ does not know counts the requests of all its ops (unit request)."""
 from __future__ import annotations
 
 from . import bulk_insert, cache_pollution, fillseq, iibench, linkbench, sysbench_update, ycsb
-from .spec import Workload
+from .spec import Workload, params_now, params_then, renamed_in  # noqa: F401 (the renames: spec.Workload.renamed)
 from .units import REQUEST
 
 FOLDERS = (  # one line per workload, in the paper's section order

@@ -39,6 +39,11 @@ class Workload:
                                  # directory's ycsb/), for the tools that read YCSB's
     main_job: str | None = None  # `engbench main` (the README's first command) runs its notebook with
                                  # these parameters (notebooks/params/<file>); one workload has them
+    renamed: tuple = ()  # its parameters renamed after runs recorded them, oldest first: (old name, new
+                         # name) for a parameter, (name, old value, new value) for a choice. Raw
+                         # captures keep the old; readers see the new (params_now), a trial's
+                         # fingerprint also matches the old (params_then), a request with an old
+                         # name is refused (renamed_in)
 
     @property
     def op_label(self) -> str:
@@ -54,3 +59,35 @@ class Workload:
 def op_items(totals: dict, op: str) -> int:
     """The items of ``op`` in a driver summary's totals (0 when the op did not run)."""
     return int((totals.get(op) or {}).get("items") or 0)
+
+
+def params_now(w: Workload, params: dict) -> dict:
+    """A run's recorded parameters under today's names and choices (w.renamed applied in order)."""
+    out = dict(params)
+    for r in w.renamed:
+        if len(r) == 2 and r[0] in out:
+            out[r[1]] = out.pop(r[0])
+        elif len(r) == 3 and out.get(r[0]) == r[1]:
+            out[r[0]] = r[2]
+    return out
+
+
+def params_then(w: Workload, params: dict) -> dict:
+    """Today's parameters under the names and choices runs recorded before every rename of
+    w.renamed (its inverse, newest first): what a trial's fingerprint was computed from then."""
+    out = dict(params)
+    for r in reversed(w.renamed):
+        if len(r) == 2 and r[1] in out:
+            out[r[0]] = out.pop(r[1])
+        elif len(r) == 3 and out.get(r[0]) == r[2]:
+            out[r[0]] = r[1]
+    return out
+
+
+def renamed_in(w: Workload, params: dict) -> list[str]:
+    """One sentence per old name or choice among ``params`` (a request's): what it is called now."""
+    now = {r[0]: r[1] for r in w.renamed if len(r) == 2}
+    out = [f"parameter {old!r} of {w.name} is now called {new!r}" for old, new in now.items() if old in params]
+    out += [f"{r[0]}={r[1]!r} of {w.name} is now {r[0]}={r[2]!r}" for r in w.renamed
+            if len(r) == 3 and params.get(r[0]) == r[1]]
+    return out

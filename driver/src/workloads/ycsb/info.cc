@@ -29,8 +29,8 @@ WorkloadInfo ycsb_info() {
   w.description = "YCSB core workloads A-F (read/update/insert/scan/read-modify-write mixes over usertable), "
                   "a load phase then a run phase";
   w.params = {
-      {"workload", ParamType::Enum, std::string("a"),
-       "YCSB core workload: a 50/50 read/update, b 95/5 read/update, c read only, d 95/5 read/insert (latest), "
+      {"letter", ParamType::Enum, std::string("a"),
+       "YCSB core workload by its letter (YCSB's workloads/workload<letter>; named `workload` before issue 29): a 50/50 read/update, b 95/5 read/update, c read only, d 95/5 read/insert (latest), "
        "e 95/5 scan/insert, f 50/50 read/read-modify-write",
        {"a", "b", "c", "d", "e", "f"}},
       {"recordcount", ParamType::Int, int64_t{1000}, "records loaded before the run phase", at_least(1)},
@@ -40,9 +40,9 @@ WorkloadInfo ycsb_info() {
       {"fieldlength", ParamType::Int, int64_t{100}, "bytes per field value", in_range(1, 1 << 20), "bytes"},
       {"readallfields", ParamType::Bool, true, "reads and scans return every field (false: one random field)"},
       {"writeallfields", ParamType::Bool, false, "updates write every field (false: one random field)"},
-      {"requestdistribution", ParamType::Enum, std::string("workload"),
-       "key popularity: the letter's (workload), zipfian (scrambled), uniform or latest",
-       {"workload", "zipfian", "uniform", "latest"}},
+      {"requestdistribution", ParamType::Enum, std::string("letter"),
+       "key popularity: the letter's own (letter), zipfian (scrambled), uniform or latest",
+       {"letter", "zipfian", "uniform", "latest"}},
       {"zipfianconstant", ParamType::Double, ycsb::kZipfianConstant,
        "theta of the scrambled zipfian (YCSB 0.17 always uses 0.99; latest always uses 0.99); YCSB's generator "
        "needs theta != 1",

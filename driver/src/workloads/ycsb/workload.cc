@@ -78,9 +78,9 @@ struct Spec {
 
   static Spec from(const ParamValues& p) {
     Spec s;
-    Letter l = letter(p_str(p, "workload"));
+    Letter l = letter(p_str(p, "letter"));
     s.mix = l.mix;
-    s.distribution = p_str(p, "requestdistribution") == "workload" ? l.distribution : p_str(p, "requestdistribution");
+    s.distribution = p_str(p, "requestdistribution") == "letter" ? l.distribution : p_str(p, "requestdistribution");
     s.dist = s.distribution == "latest" ? Dist::Latest : s.distribution == "uniform" ? Dist::Uniform : Dist::Zipfian;
     s.records = p_int(p, "recordcount");
     s.operations = p_int(p, "operationcount");

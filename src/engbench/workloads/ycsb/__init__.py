@@ -28,4 +28,6 @@ WORKLOAD = Workload("ycsb", REQUEST, "request", "operation", ("op",), ("request"
                     # notebooks/rum_tradeoffs.ipynb), alias "rum"; seconds: the median of the 36 shipped
                     # YCSB RUM runs (12-36 s)
                     reproduction=("ycsb-rum", "rum", "repro_ycsb_rum_"), seconds_per_run=19,
-                    ycsb_format=True)
+                    ycsb_format=True,
+                    # issue 29 ("one name, one meaning"): `workload` also named the benchmark
+                    renamed=(("workload", "letter"), ("requestdistribution", "workload", "letter")))

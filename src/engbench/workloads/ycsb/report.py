@@ -93,7 +93,7 @@ def ycsb_runs(runs, engine_stats=None, intervals=None):
     y = runs[runs["workload"] == WORKLOAD.name].copy()
     if y.empty:
         return y
-    y["letter"] = y["param.workload"].astype(str).str.lower()
+    y["letter"] = y["param.letter"].astype(str).str.lower()
     y["config"] = config_labels(y)
     for col, what in (("machine", "machine"), ("limits", "limits")):
         if col in y and y[col].astype(str).nunique() > 1:

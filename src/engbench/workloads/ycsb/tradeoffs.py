@@ -79,7 +79,7 @@ def ycsb_regime(processed_dir=None, raw_dir=None) -> dict:
     y = proc["runs"][proc["runs"]["workload"] == WORKLOAD.name]
     if y.empty:
         return {}
-    c = y[y["param.workload"].astype(str).str.lower() == "c"]
+    c = y[y["param.letter"].astype(str).str.lower() == "c"]
     caches = {}
     for col in ("knob.wiredtiger.cache_size", "knob.rocksdb.block_cache_size", "knob.rocksdb.write_buffer_size",
                 "knob.sqlite.cache_size"):
@@ -90,7 +90,7 @@ def ycsb_regime(processed_dir=None, raw_dir=None) -> dict:
     manifests = data.load_manifests(raw_dir or paths.raw_dir(), y["run_id"])
     mem = y["limit.memory_bytes"].dropna().unique()
     return {"runs": len(y), "engines": [e for e in ENGINE_ORDER if e in set(y["engine"])],
-            "letters": sorted(y["param.workload"].astype(str).str.upper().unique()),
+            "letters": sorted(y["param.letter"].astype(str).str.upper().unique()),
             "records": sorted(int(v) for v in y["param.recordcount"].unique()),
             "record_mb": round(float((c["logical_bytes_stored"] / 1e6).mean()), 0) if len(c) else float("nan"),
             "memory_limit_mib": sorted(int(v) >> 20 for v in mem), "caches": caches,
