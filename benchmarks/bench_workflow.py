@@ -71,8 +71,8 @@ def one_round(scratch: Path, exp: Path, markers_of, reverse: bool) -> dict:
         if name == "experiments.run":
             out[name] = _timed([sys.executable, "-c", EXPERIMENTS_RUN, str(exp)], root)
         elif name == "workflow (runs)":
-            out[name] = _timed(wf.command(root, exp, targets=markers_of(root)), root)
-            out["workflow (no-op)"] = _timed(wf.command(root, exp, targets=markers_of(root)), root)
+            out[name] = _timed(wf.command(root, exp, outputs=markers_of(root)), root)
+            out["workflow (no-op)"] = _timed(wf.command(root, exp, outputs=markers_of(root)), root)
         else:
             out[name] = _timed(wf.command(root, exp), root)
         out[name + " outside runs"] = out[name] - _run_seconds(root / "raw")
@@ -90,7 +90,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="engbench-bench-wf-") as tmp:
         tmp = Path(tmp)
         exp = wf.write_experiment(tmp / "tiny.yaml", args.engines.split(","), args.repeat)
-        keys = [t.key for t in matrix.targets([exp])]
+        keys = [t.key for t in matrix.trials([exp])]
         n = len(keys)
 
         def markers_of(root):

@@ -64,13 +64,13 @@ def test_wiredtiger_data_and_index_files():
 
 
 def _tables(rates: dict, other_cpu_pct: float = 1.0) -> dict:
-    """Hand-made processed tables: runs of workflow targets, one per (experiment, engine, repetition),
+    """Hand-made processed tables: runs of workflow trials, one per (experiment, engine, repetition),
     measured on a quiet machine (other_cpu_pct) unless told otherwise."""
     rows = []
     for (exp, engine), qs in rates.items():
         for rep, q in enumerate(qs, 1):
             rows.append({"run_id": f"{exp}-{engine}-{rep}", "status": "ok", "engine": engine,
-                         "target": f"{exp}.{engine}.r{rep}", "repetition": rep, "q": q,
+                         "trial": f"{exp}.{engine}.r{rep}", "repetition": rep, "q": q,
                          "other_cpu_pct": other_cpu_pct})
     empty = pd.DataFrame(columns=["run_id"])
     return {"runs": pd.DataFrame(rows), "steps": empty, "loads": empty, "latency": empty,

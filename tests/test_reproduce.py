@@ -66,7 +66,7 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     # the estimate of a run already measured is that run's own duration, not the default
     plan = reproduce.plan([exp], area / "raw", repeat=3)
     assert [t.key for t in plan["todo"]] == ["repro_tiny.sqlite.r3", "repro_tiny.lmdb.r3"]
-    assert all(s < reproduce.DEFAULT_SECONDS["iibench"] for s in plan["per_target_s"].values())
+    assert all(s < reproduce.DEFAULT_SECONDS["iibench"] for s in plan["per_trial_s"].values())
 
 
 def wf_order(stem):
@@ -83,15 +83,15 @@ def test_the_reproduction_files_and_groups():
     assert len(rum) == 3 and reproduce.experiment_files(["ycsb-rum"]) == reproduce.experiment_files(["rum"]) == rum
     with pytest.raises(params.ParamError, match="valid: iibench"):
         reproduce.experiment_files(["ycsb"])
-    # every file is a matrix whose targets validate (caches fit under their memory limits), and
+    # every file is a matrix whose trials validate (caches fit under their memory limits), and
     # every experiment has the 3 repeats a finding needs
-    targets = reproduce.plan(files, reproduce.paths.REPO / "nonexistent-raw")["targets"]
-    assert {t.repetition for t in targets} == {1, 2, 3}
+    trials = reproduce.plan(files, reproduce.paths.REPO / "nonexistent-raw")["trials"]
+    assert {t.repetition for t in trials} == {1, 2, 3}
 
 
 # Repetitions of one configuration (file x engine) at most this many runs apart, and at most
 # ROUND_S of estimated wall time (reproduce.DEFAULT_SECONDS) apart. A configuration's repetitions
-# are one round of its group apart (engbench.matrix.targets): 15 is the largest group's round today
+# are one round of its group apart (engbench.matrix.trials): 15 is the largest group's round today
 # (ycsb-rum: 3 files x 5 engines, ~6 min); ROUND_S is a third of a group's 45-min budget (issue 26:
 # each group <= 45 min with 3 repetitions). The quiet reproduction of 2026-11-26, ordered round
 # after round across all 22 files, had repetitions 46 runs (~26 min) apart, and its throughput
@@ -101,24 +101,24 @@ MAX_APART, ROUND_S = 15, 15 * 60
 
 def test_repetitions_of_a_configuration_run_close_together():
     files = reproduce.experiment_files()
-    targets = reproduce.matrix.targets(files, validate=False)
-    seconds = [reproduce.DEFAULT_SECONDS.get(t.request.workload, 60) for t in targets]
+    trials = reproduce.matrix.trials(files, validate=False)
+    seconds = [reproduce.DEFAULT_SECONDS.get(t.request.workload, 60) for t in trials]
     where: dict[tuple, list[int]] = {}
-    for i, t in enumerate(targets):
+    for i, t in enumerate(trials):
         where.setdefault((t.experiment, t.engine), []).append(i)
-    assert len(where) == len(targets) // 3 and all(len(v) == 3 for v in where.values())
+    assert len(where) == len(trials) // 3 and all(len(v) == 3 for v in where.values())
     for config, places in where.items():
-        assert [targets[i].repetition for i in places] == [1, 2, 3], config  # in order
+        assert [trials[i].repetition for i in places] == [1, 2, 3], config  # in order
         for a, b in zip(places, places[1:]):
             assert b - a <= MAX_APART, f"{config}: repetitions {b - a} runs apart"
             assert sum(seconds[a:b]) <= ROUND_S, f"{config}: repetitions ~{sum(seconds[a:b]) / 60:.0f} min apart"
     # the groups run one after another, each whole: a claim's configurations share its rounds
-    groups = [t.request.workload for t in targets]
+    groups = [t.request.workload for t in trials]
     assert [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]] == list(dict.fromkeys(groups))
     # and the configurations a claim compares (files of one group) interleave: every round of a
     # group holds each of its configurations once
     for g in dict.fromkeys(groups):
-        mine = [t for t in targets if t.request.workload == g]
+        mine = [t for t in trials if t.request.workload == g]
         n = len(mine) // 3
         for r in range(3):
             assert {t.repetition for t in mine[r * n:(r + 1) * n]} == {r + 1}, g

@@ -32,13 +32,30 @@ def test_shipped_runs_are_complete_and_intact(shipped):
         assert m["status"] == "ok", run_dir.name
         assert rundir.check(run_dir) == [], run_dir.name
         # a main-job run keeps its executed notebook; a reproduction run (engbench reproduce, the
-        # workflow) its target record
+        # workflow) its trial record
         if m["workload"] == "calibrate":  # the device calibrations reproduce ran the runs against
             assert m["engine"] == "fio" and (run_dir / "fio").is_dir(), run_dir.name
             continue
         assert (run_dir / "notebook.ipynb").exists() or (run_dir / "workflow.json").exists(), run_dir.name
         engines.add(m["engine"])
     assert engines >= {"wiredtiger", "wiredtiger-lsm", "rocksdb", "lmdb", "sqlite"}
+
+
+def test_the_runs_table_names_each_runs_trial(shipped):
+    """The runs table's `trial` column is the workflow key a run's workflow.json records (one
+    experiment file x engine x repetition; empty for a run outside the workflow), read from runs
+    recorded before the workflow's `target` became `trial` (issue 29): `target` is no column."""
+    import csv
+    with open(shipped / "data" / "processed" / "runs.csv") as f:
+        rows = {r["run_id"]: r for r in csv.DictReader(f)}
+    assert "trial" in next(iter(rows.values())) and "target" not in next(iter(rows.values()))
+    keyed = 0
+    for run_id, row in rows.items():
+        record = shipped / "data" / "raw" / run_id / "workflow.json"
+        want = json.loads(record.read_text())["key"] if record.is_file() else ""
+        assert row["trial"] == want, run_id
+        keyed += bool(want)
+    assert keyed >= 130
 
 
 def test_processed_tables_and_findings_regenerate_byte_identically_from_the_shipped_runs(shipped, tmp_path):
@@ -89,29 +106,29 @@ def test_the_committed_paper_recomputes_from_the_shipped_runs(shipped, tmp_path)
     assert numbers, "the paper's inline numbers are recorded"
 
 
-# Experiment files changed after the shipped runs were measured, whose targets are still to measure
+# Experiment files changed after the shipped runs were measured, whose trials are still to measure
 # (their fingerprints changed): none since the reproduction of 2026-11-26 (16:41-20:14 UTC).
 RESIZED: set[str] = set()
 
 
 @pytest.mark.smoke
-def test_the_shipped_runs_seal_every_reproduction_target(shipped):
-    """Every target of every notebooks/params/repro_*.yaml file has its sealed, verified run in
+def test_the_shipped_runs_seal_every_reproduction_trial(shipped):
+    """Every trial of every notebooks/params/repro_*.yaml file has its sealed, verified run in
     the shipped data/raw (so `engbench reproduce` on a clone runs nothing), but those of the files
     changed after the shipped runs (RESIZED: their fingerprints changed; they are re-measured
-    next): 93 targets of the 19 files of the source documents' findings, and 45 of the YCSB RUM
+    next): 93 trials of the 19 files of the source documents' findings, and 45 of the YCSB RUM
     files (repro_ycsb_rum_{a,c,e}.yaml: 5 engines x 3 repetitions each), with the device
     calibrations they were run against (one per set of device limits)."""
     from engbench import reproduce
 
     files = reproduce.experiment_files()
     plan = reproduce.plan(files, shipped / "data" / "raw")
-    assert [t.key for t in plan["todo"]] == [t.key for t in plan["targets"] if t.experiment in RESIZED]
-    resized = [t for t in plan["targets"] if t.experiment in RESIZED]
-    assert len(plan["targets"]) == 138 and plan["done"] == 138 - len(resized)
-    rum = [t for t in plan["targets"] if t.experiment.startswith("repro_ycsb_rum_")]
+    assert [t.key for t in plan["todo"]] == [t.key for t in plan["trials"] if t.experiment in RESIZED]
+    resized = [t for t in plan["trials"] if t.experiment in RESIZED]
+    assert len(plan["trials"]) == 138 and plan["done"] == 138 - len(resized)
+    rum = [t for t in plan["trials"] if t.experiment.startswith("repro_ycsb_rum_")]
     assert len(rum) == 45 and {t.engine for t in rum} == {"rocksdb", "wiredtiger", "wiredtiger-lsm", "lmdb", "sqlite"}
-    # the runs that are not workflow targets: the main job's, with their executed notebooks, and the
+    # the runs that are not workflow trials: the main job's, with their executed notebooks, and the
     # calibrations (no limits, and each memory cap of the files)
     calibrations = [r for r in shipped_runs(shipped) if r.name.split("_")[1] == "calibrate"]
     assert len(calibrations) == 4

@@ -32,14 +32,14 @@ def _writable(path):
             os.chmod(os.path.join(root, f), 0o644)
 
 
-def test_targets_keep_the_interleaving_order(tmp_path):
+def test_trials_keep_the_interleaving_order(tmp_path):
     exp = wf.write_experiment(tmp_path / "tiny.yaml")
-    targets = matrix.targets([exp])
-    assert [t.key for t in targets] == ORDER
+    trials = matrix.trials([exp])
+    assert [t.key for t in trials] == ORDER
     assert rounds.interleave(["a", "b"], 2) == [(1, "a"), (1, "b"), (2, "a"), (2, "b")]
     # the fingerprint is the request: same engine, same request, whatever the repetition
-    assert targets[0].fingerprint == targets[2].fingerprint != targets[1].fingerprint
-    assert [t.key for t in matrix.targets([exp], ["null"])] == ["tiny.null.r1", "tiny.null.r2"]
+    assert trials[0].fingerprint == trials[2].fingerprint != trials[1].fingerprint
+    assert [t.key for t in matrix.trials([exp], ["null"])] == ["tiny.null.r1", "tiny.null.r2"]
 
 
 def test_bad_matrices_are_refused_before_anything_is_written(tmp_path, scratch):
@@ -48,11 +48,11 @@ def test_bad_matrices_are_refused_before_anything_is_written(tmp_path, scratch):
     other.mkdir()
     shutil.copy(exp, other / "tiny.yaml")
     with pytest.raises(params.ParamError, match="distinct names"):
-        matrix.targets([exp, other / "tiny.yaml"])
+        matrix.trials([exp, other / "tiny.yaml"])
     bad = tmp_path / "bad.yaml"
     bad.write_text(exp.read_text().replace("max_rows", "max_rowz"))
     with pytest.raises(params.ParamError, match="max_rowz"):
-        matrix.targets([bad])
+        matrix.trials([bad])
     root = tmp_path / "wf"
     root.mkdir()
     out = wf.snakemake(root, bad)
@@ -68,7 +68,7 @@ def test_a_run_waits_while_another_holds_the_machine(tmp_path, monkeypatch):
     raw, marker = tmp_path / "raw", tmp_path / "marker.json"
     argv = [sys.executable, "-m", "engbench.matrix", "run", str(exp), "null", "1", str(marker), "--raw", str(raw)]
     with open(lock, "a") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)  # another benchmark run, as far as the target can tell
+        fcntl.flock(held, fcntl.LOCK_EX)  # another benchmark run, as far as the trial can tell
         proc = subprocess.Popen(argv, env=wf.env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True)
         try:
@@ -84,6 +84,32 @@ def test_a_run_waits_while_another_holds_the_machine(tmp_path, monkeypatch):
     assert "another benchmark run holds this machine" in err
     run_dir = raw / json.loads(marker.read_text())["run_id"]
     assert out.strip() == str(run_dir) and rundir.check(run_dir) == []
+
+
+def test_a_state_from_before_the_rename_is_reconciled(tmp_path, monkeypatch):
+    """A state directory made when the workflow's trials were called targets has its markers in
+    <state>/targets/: reconcile writes <state>/trials/ from the raw directory (the run is adopted,
+    not run again) and deletes the old markers, leaving anything else in that folder alone."""
+    monkeypatch.setenv("ENGBENCH_BENCH_LOCK", str(tmp_path / "bench.lock"))
+    exp = wf.write_experiment(tmp_path / "tiny.yaml", ["null"], repeat=1)
+    raw, state = tmp_path / "raw", tmp_path / "state"
+    old = state / "targets" / "tiny.null.r1.json"  # where the marker was written before the rename
+    argv = [sys.executable, "-m", "engbench.matrix", "run", str(exp), "null", "1", str(old), "--raw", str(raw)]
+    out = subprocess.run(argv, env=wf.env(tmp_path), capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    run_id = json.loads(old.read_text())["run_id"]
+    (state / "targets" / "notes.txt").write_text("not a marker\n")
+    changes = matrix.reconcile(matrix.trials([exp], ["null"]), raw, state)
+    assert changes == {"adopted": ["tiny.null.r1"], "dropped": []}
+    marker = matrix.marker_path(state, "tiny.null.r1")
+    assert marker == state / "trials" / "tiny.null.r1.json" and json.loads(marker.read_text())["run_id"] == run_id
+    assert [p.name for p in (state / "targets").iterdir()] == ["notes.txt"]
+    # with nothing else in it, the old folder goes; the markers stay as they are
+    (state / "targets" / "notes.txt").unlink()
+    (state / "targets" / "tiny.null.r1.json").write_text(marker.read_text())
+    stamp = marker.stat().st_mtime_ns
+    assert matrix.reconcile(matrix.trials([exp], ["null"]), raw, state) == {"adopted": [], "dropped": []}
+    assert not (state / "targets").exists() and marker.stat().st_mtime_ns == stamp
 
 
 def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_path):
@@ -104,7 +130,13 @@ def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_p
     for m in by_start:
         assert m["status"] == "ok" and rundir.check(raw / m["run_id"]) == []
     with open(root / "processed" / "runs.csv") as f:
-        assert sorted(r["run_id"] for r in csv.DictReader(f)) == sorted(m["run_id"] for m in by_start)
+        rows = list(csv.DictReader(f))
+    assert sorted(r["run_id"] for r in rows) == sorted(m["run_id"] for m in by_start)
+    # a trial (experiment file x engine x repetition) is the runs table's `trial` column and its
+    # marker's folder, <state>/trials/: `target` is the server a run talks to (issue 29)
+    assert sorted(r["trial"] for r in rows) == sorted(ORDER) and "target" not in rows[0]
+    assert sorted(p.name for p in (root / "state" / "trials").iterdir()) == sorted(f"{k}.json" for k in ORDER)
+    assert not (root / "state" / "targets").exists()
     assert html.stat().st_size > 1000 and (html.parent / "numbers.json").is_file()
 
     # 2. again: nothing runs, nothing is rewritten
@@ -114,13 +146,13 @@ def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_p
     assert "Nothing to be done" in out.stderr
     assert wf.workflow_runs(raw) == runs and html.stat().st_mtime_ns == stamp
 
-    # 3. one run deleted: that target alone runs again, then the tables and the paper
+    # 3. one run deleted: that trial alone runs again, then the tables and the paper
     gone = runs["tiny.lmdb.r1"][0]["run_id"]
     _writable(raw / gone)
     shutil.rmtree(raw / gone)
     out = wf.snakemake(root, exp)
     assert out.returncode == 0, out.stderr[-3000:]
-    assert "dropped 1 target(s): tiny.lmdb.r1" in out.stderr
+    assert "dropped 1 trial(s): tiny.lmdb.r1" in out.stderr
     again = wf.workflow_runs(raw)
     assert {k: [m["run_id"] for m in v] for k, v in again.items() if k != "tiny.lmdb.r1"} == \
         {k: [m["run_id"] for m in v] for k, v in runs.items() if k != "tiny.lmdb.r1"}
@@ -132,17 +164,17 @@ def test_matrix_runs_once_in_order_resumes_and_reruns_only_what_is_missing(tmp_p
     # 4. a tampered run no longer counts as done (on a copy: the raw captures stay as they are)
     copy = tmp_path / "copy"
     shutil.copytree(raw, copy / "raw")
-    shutil.copytree(root / "state" / "targets", copy / "state" / "targets")
+    shutil.copytree(root / "state" / "trials", copy / "state" / "trials")
     victim = copy / "raw" / again["tiny.sqlite.r2"][0]["run_id"]
     _writable(victim)
     with open(victim / "vmstat.txt", "a") as f:
         f.write("0 0 0\n")
-    changes = matrix.reconcile(matrix.targets([exp]), copy / "raw", copy / "state")
+    changes = matrix.reconcile(matrix.trials([exp]), copy / "raw", copy / "state")
     assert changes == {"adopted": [], "dropped": ["tiny.sqlite.r2"]}
     assert not matrix.marker_path(copy / "state", "tiny.sqlite.r2").exists()
     # and a verified run without a marker is adopted, not run again
     shutil.rmtree(copy / "state")
-    changes = matrix.reconcile(matrix.targets([exp]), copy / "raw", copy / "state")
+    changes = matrix.reconcile(matrix.trials([exp]), copy / "raw", copy / "state")
     assert changes == {"adopted": ["tiny.sqlite.r1", "tiny.lmdb.r1", "tiny.lmdb.r2"], "dropped": []}
 
 
@@ -187,7 +219,7 @@ def test_several_files_run_round_after_round(tmp_path):
     # of every file runs before repetition 2 of any
     a = wf.write_experiment(tmp_path / "a.yaml")
     b = wf.write_experiment(tmp_path / "b.yaml")
-    keys = [t.key for t in matrix.targets([a, b])]
+    keys = [t.key for t in matrix.trials([a, b])]
     assert keys == [k.replace("tiny.", "a.") for k in ORDER if k.endswith("r1")] + \
         [k.replace("tiny.", "b.") for k in ORDER if k.endswith("r1")] + \
         [k.replace("tiny.", "a.") for k in ORDER if k.endswith("r2")] + \
@@ -199,4 +231,4 @@ def test_a_memory_limit_the_engine_cache_cannot_fit_in_is_refused_by_the_matrix(
     bad = tmp_path / "capped.yaml"
     bad.write_text(exp.read_text().replace("knobs:\n", "knobs:\n  run.memory_limit: 64MB\n  wiredtiger.cache_size: 256MB\n"))
     with pytest.raises(params.ParamError, match="cannot hold wiredtiger's cache"):
-        matrix.targets([bad])
+        matrix.trials([bad])

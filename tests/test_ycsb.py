@@ -83,7 +83,7 @@ def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_
     assert set(y["param.requestdistribution"].dropna().astype(str)) <= {"letter", "zipfian", "uniform", "latest"}
     files = sorted((paths.REPO / "notebooks" / "params").glob("repro_ycsb_rum_*.yaml"))
     done = matrix.verified_runs(paths.REPO / "data" / "raw")
-    trials = [t for t in matrix.targets(files, validate=False) if t.key in done]
+    trials = [t for t in matrix.trials(files, validate=False) if t.key in done]
     assert len(trials) >= 45
     for t in trials:
         recorded = done[t.key][1]

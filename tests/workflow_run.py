@@ -38,9 +38,10 @@ def write_experiment(path: Path, engines=("sqlite", "lmdb"), repeat=2, rows=2000
     return path
 
 
-def command(root: Path, experiment: Path, profile: str = "local", *extra: str, targets=()) -> list[str]:
-    """snakemake on `experiment`, state and paper under `root` (raw/processed from the environment)."""
-    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), *map(str, targets),
+def command(root: Path, experiment: Path, profile: str = "local", *extra: str, outputs=()) -> list[str]:
+    """snakemake on `experiment`, state and paper under `root` (raw/processed from the environment);
+    `outputs`: the files to make (Snakemake's own targets), default `rule all`."""
+    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), *map(str, outputs),
             "--profile", str(PROFILES / profile),
             "--config", f"experiments={experiment}", f"paper={root / 'paper'}", f"state={root / 'state'}",
             "baseline=sqlite", *extra]

@@ -1,20 +1,21 @@
-"""The experiment matrix: experiment YAMLs (notebooks/params/*.yaml) → the ordered list of run
-targets (experiment × engine × repetition), and running one target. This is what the Snakemake
-workflow (workflow/Snakefile) is made of, run in this order (`targets`); one file's targets are in the
-order `experiments.run` uses (`interleave`).
+"""The experiment matrix: experiment YAMLs (notebooks/params/*.yaml) → the ordered list of
+trials, and running one trial. A trial is one experiment file × engine × repetition, realized by
+one run (not a *target*: that word names the server a run talks to, engbench.run.targets). The
+Snakemake workflow (workflow/Snakefile) is made of trials, run in this order (`trials`); one
+file's trials are in the order `experiments.run` uses (`interleave`).
 
-A target's identity is its key, `<experiment file stem>.<engine>.r<repetition>`, never the
-timestamped name of the run directory that realizes it. Running a target writes the key into the
+A trial's identity is its key, `<experiment file stem>.<engine>.r<repetition>`, never the
+timestamped name of the run directory that realizes it. Running a trial writes the key into the
 run directory as `workflow.json` (with the fingerprint of the exact request: workload, engine,
 parameters, knobs, seed) before the directory is sealed, so the raw directory alone says which
-targets are done — also after runs were imported from other machines. A small marker file per
-target (`<state>/targets/<key>.json`, naming the run) is what Snakemake sees; `reconcile` rewrites
+trials are done — also after runs were imported from other machines. A small marker file per
+trial (`<state>/trials/<key>.json`, naming the run) is what Snakemake sees; `reconcile` rewrites
 the markers from the raw directory: a marker whose run is gone, unsealed, tampered or not `ok` is
-removed (the target runs again), a verified run without a marker gets one (it is not run again).
-A target's run holds a machine-wide lock file (BENCH_LOCK), so runs never share a machine, even
+removed (the trial runs again), a verified run without a marker gets one (it is not run again).
+A trial's run holds a machine-wide lock file (BENCH_LOCK), so runs never share a machine, even
 when they come from two workflows.
 
-    python -m engbench.matrix targets FILE.yaml ...              # the keys, in run order
+    python -m engbench.matrix trials FILE.yaml ...               # the keys, in run order
     python -m engbench.matrix run FILE.yaml ENGINE REPETITION MARKER [--raw DIR]
 """
 
@@ -37,14 +38,14 @@ from . import paths, workloads
 from .run import driver, limits, params, rundir, runs
 from .run.rounds import interleave
 
-# One benchmark run per machine, across workflows and checkouts: a run target holds this lock
+# One benchmark run per machine, across workflows and checkouts: a trial's run holds this lock
 # (node-local: /run/lock is a tmpfs) for as long as its run lasts. ENGBENCH_BENCH_LOCK moves it.
 BENCH_LOCK = "/run/lock/engbench-bench.lock" if os.path.isdir("/run/lock") else \
     os.path.join(tempfile.gettempdir(), "engbench-bench.lock")
 
 
 @dataclass(frozen=True)
-class Target:
+class Trial:
     experiment: str          # the experiment file's stem
     params_file: Path
     engine: str
@@ -60,7 +61,7 @@ class Target:
         return _fingerprint(self.request)
 
     def realized_by(self, recorded: str) -> bool:
-        """A run whose workflow.json records the fingerprint `recorded` realizes this target: the
+        """A run whose workflow.json records the fingerprint `recorded` realizes this trial: the
         request's fingerprint, or the one it had before its workload's parameters were renamed
         (Workload.renamed: a rename changes no run, so the runs recorded under the old names stay
         done; tests/test_shipped.py)."""
@@ -73,8 +74,8 @@ def _fingerprint(request: params.RunRequest) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def experiment_targets(params_file: Path, engines: list[str] | None = None, repeat: int | None = None) -> list[Target]:
-    """One experiment file's targets in run order; `engines` replaces the file's engine list and
+def experiment_trials(params_file: Path, engines: list[str] | None = None, repeat: int | None = None) -> list[Trial]:
+    """One experiment file's trials in run order; `engines` replaces the file's engine list and
     `repeat` its number of repetitions."""
     params_file = Path(params_file)
     data = params.load_file(params_file)
@@ -88,13 +89,13 @@ def experiment_targets(params_file: Path, engines: list[str] | None = None, repe
         rounds = interleave(engines, int(repeat if repeat is not None else data.get("repeat", 1)))
     except ValueError as exc:
         raise params.ParamError(f"{params_file}: {exc}") from None
-    return [Target(params_file.stem, params_file, engine, rep, params.resolve(workload, engine, params_file=params_file))
+    return [Trial(params_file.stem, params_file, engine, rep, params.resolve(workload, engine, params_file=params_file))
             for rep, engine in rounds]
 
 
-def targets(files: list[Path], engines: list[str] | None = None, validate: bool = True,
-            repeat: int | None = None) -> list[Target]:
-    """Every experiment's targets in run order (tests/test_workflow.py, tests/test_reproduce.py):
+def trials(files: list[Path], engines: list[str] | None = None, validate: bool = True,
+           repeat: int | None = None) -> list[Trial]:
+    """Every experiment's trials in run order (tests/test_workflow.py, tests/test_reproduce.py):
 
     - the files of one workload form a group (a reproduction group: engbench.reproduce.GROUPS is
       one per workload), and the groups run one after another, in the order their first file is given;
@@ -102,7 +103,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
       each file's engines in its own order), then repetition 2, ...
 
     So a configuration's (file x engine) repetitions are one round of its group apart: at most as
-    many targets as the group has configurations (ycsb-rum's 15 in the reproduction; a few minutes,
+    many trials as the group has configurations (ycsb-rum's 15 in the reproduction; a few minutes,
     where round after round across all the files put them a whole third of the reproduction apart,
     ~26 min, and the machine's drift over that showed as spread between repetitions). And the
     configurations a claim compares (a cache size, a setting per file: always within one group)
@@ -110,7 +111,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
     `validate`, the driver checks every request first (as `experiments.run` does), and the run
     limits are checked against the engine caches, so a typo or a limit that cannot hold surfaces
     before the first run."""
-    per_file = [experiment_targets(f, engines, repeat) for f in files]
+    per_file = [experiment_trials(f, engines, repeat) for f in files]
     groups: dict[str, list[int]] = {}
     for i, ts in enumerate(per_file):
         groups.setdefault(ts[0].request.workload, []).append(i)
@@ -119,7 +120,7 @@ def targets(files: list[Path], engines: list[str] | None = None, validate: bool 
     seen: dict[str, Path] = {}
     for t in out:
         if t.key in seen:
-            raise params.ParamError(f"target {t.key} comes from both {seen[t.key]} and {t.params_file}: "
+            raise params.ParamError(f"trial {t.key} comes from both {seen[t.key]} and {t.params_file}: "
                                     "experiment files need distinct names")
         seen[t.key] = t.params_file
     if validate:  # the driver's checks, then the run limits' (an engine cache the limit cannot hold)
@@ -145,24 +146,50 @@ def verified_runs(raw: Path) -> dict[str, tuple[Path, str]]:
     return out
 
 
+MARKERS = "trials"  # <state>/trials/<key>.json
+# A state directory from before the rename (issue 29: the workflow's `target` became `trial`) has
+# its markers in <state>/targets/. Nothing reads them: reconcile writes <state>/trials/ from the raw
+# directory as for a fresh state (a verified run gets its marker again and is not run again) and
+# deletes the stale markers (files that read as one), then the folder if that leaves it empty.
+OLD_MARKERS = "targets"
+
+
 def marker_path(state: Path, key: str) -> Path:
-    return Path(state) / "targets" / f"{key}.json"
+    return Path(state) / MARKERS / f"{key}.json"
 
 
-def _write_marker(path: Path, target: Target, run_dir: Path) -> None:
+def _write_marker(path: Path, trial: Trial, run_dir: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({"key": target.key, "fingerprint": target.fingerprint,
+    tmp.write_text(json.dumps({"key": trial.key, "fingerprint": trial.fingerprint,
                                "run_id": Path(run_dir).name}, indent=1) + "\n")
     os.replace(tmp, path)
 
 
-def reconcile(all_targets: list[Target], raw: Path, state: Path) -> dict[str, list[str]]:
+def _drop_old_markers(state: Path) -> None:
+    old = state / OLD_MARKERS
+    if not old.is_dir():
+        return
+    for f in old.glob("*.json"):
+        try:
+            rec = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(rec, dict) and {"key", "fingerprint", "run_id"} <= rec.keys():
+            f.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):
+        old.rmdir()  # only when empty: anything else in it is not ours
+
+
+def reconcile(all_trials: list[Trial], raw: Path, state: Path) -> dict[str, list[str]]:
     """Make the markers say what the raw directory holds (see the module's docstring). A marker
-    that already names the right run is left alone (its time stamp is what Snakemake compares)."""
+    that already names the right run is left alone (its time stamp is what Snakemake compares).
+    A pre-rename <state>/targets/ folder's markers are deleted (OLD_MARKERS): the trials' markers
+    are written under <state>/trials/ from the raw directory, as for a fresh state."""
+    _drop_old_markers(Path(state))
     done = verified_runs(raw)
     changes = {"adopted": [], "dropped": []}
-    for t in all_targets:
+    for t in all_trials:
         marker = marker_path(state, t.key)
         run = done.get(t.key)
         if run and t.realized_by(run[1]):
@@ -195,23 +222,23 @@ def machine_lock(log=lambda msg: print(msg, file=sys.stderr)):
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
-def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = False,
-               wait_quiet_s: float = 0) -> Path:
-    """Run one target into `raw`, holding the machine lock: an ordinary `engbench run`, whose
+def run_trial(trial: Trial, raw: Path, marker: Path, show_progress: bool = False,
+              wait_quiet_s: float = 0) -> Path:
+    """Run one trial into `raw`, holding the machine lock: an ordinary `engbench run`, whose
     directory gets workflow.json before it is sealed; the marker is written only for an `ok` run.
     Returns the run directory."""
-    record = {"key": target.key, "experiment": target.experiment, "experiment_file": str(target.params_file),
-              "engine": target.engine, "repetition": target.repetition, "fingerprint": target.fingerprint}
-    with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-target-") as tmp:
+    record = {"key": trial.key, "experiment": trial.experiment, "experiment_file": str(trial.params_file),
+              "engine": trial.engine, "repetition": trial.repetition, "fingerprint": trial.fingerprint}
+    with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-trial-") as tmp:
         listing = Path(tmp) / "runs.txt"
         listing.touch()
         outer = os.environ.get(runs.SEAL_LATER_ENV)
         os.environ[runs.SEAL_LATER_ENV] = str(listing)
         result = None
         try:
-            result = runs.execute(target.request, out_dir=raw, show_progress=show_progress,
-                                  experiment=params.description(target.params_file), wait_quiet_s=wait_quiet_s,
-                                  argv=["engbench.matrix", "run", target.key])
+            result = runs.execute(trial.request, out_dir=raw, show_progress=show_progress,
+                                  experiment=params.description(trial.params_file), wait_quiet_s=wait_quiet_s,
+                                  argv=["engbench.matrix", "run", trial.key])
         finally:
             if outer is None:
                 del os.environ[runs.SEAL_LATER_ENV]
@@ -226,18 +253,18 @@ def run_target(target: Target, raw: Path, marker: Path, show_progress: bool = Fa
             finally:
                 signal.pthread_sigmask(signal.SIG_SETMASK, held)
     if result.status != "ok":
-        raise RuntimeError(f"{target.key}: run {result.run_dir.name} ended {result.status}: {result.error}")
-    _write_marker(Path(marker), target, result.run_dir)
+        raise RuntimeError(f"{trial.key}: run {result.run_dir.name} ended {result.status}: {result.error}")
+    _write_marker(Path(marker), trial, result.run_dir)
     return result.run_dir
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engbench.matrix", description=__doc__.splitlines()[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    p = sub.add_parser("targets", help="list the targets' keys in run order")
+    p = sub.add_parser("trials", help="list the trials' keys in run order")
     p.add_argument("files", nargs="+", type=Path)
     p.add_argument("--engines", help="comma-separated engines replacing each file's list")
-    p = sub.add_parser("run", help="run one target and write its marker")
+    p = sub.add_parser("run", help="run one trial and write its marker")
     p.add_argument("file", type=Path)
     p.add_argument("engine")
     p.add_argument("repetition", type=int)
@@ -247,14 +274,14 @@ def main(argv=None) -> int:
                    help="wait for a quiet machine first (engbench.run.quiet)")
     args = ap.parse_args(argv)
     try:
-        if args.cmd == "targets":
-            for t in targets(args.files, args.engines.split(",") if args.engines else None):
+        if args.cmd == "trials":
+            for t in trials(args.files, args.engines.split(",") if args.engines else None):
                 print(t.key)
             return 0
-        match = [t for t in experiment_targets(args.file, [args.engine], repeat=args.repetition) if t.repetition == args.repetition]
+        match = [t for t in experiment_trials(args.file, [args.engine], repeat=args.repetition) if t.repetition == args.repetition]
         if not match:
             raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
-        print(run_target(match[0], args.raw or paths.raw_dir(), args.marker, wait_quiet_s=args.wait_quiet))
+        print(run_trial(match[0], args.raw or paths.raw_dir(), args.marker, wait_quiet_s=args.wait_quiet))
         return 0
     except (params.ParamError, driver.InvalidConfig) as exc:
         print(f"engbench.matrix: refused, nothing written: {exc}", file=sys.stderr)

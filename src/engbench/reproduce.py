@@ -3,7 +3,7 @@ claim group of the source documents: engbench.findings), run through the Snakema
 (workflow/Snakefile, local profile: one benchmark run at a time), then processed and built into the
 paper, whose Findings section judges each claim.
 
-Order (engbench.matrix.targets; tests/test_reproduce.py): group after group (GROUPS: one per
+Order (engbench.matrix.trials; tests/test_reproduce.py): group after group (GROUPS: one per
 workload), and within a group round after round: repetition 1 of every configuration (file x
 engine) of the group, then repetition 2, then 3. A configuration's repetitions are so one round of
 its group apart (at most 15 runs, ycsb-rum's 3 files x 5 engines; a few minutes), and the
@@ -11,13 +11,13 @@ configurations a claim compares, all in one group, share the machine's drift rou
 quiet reproduction of 2026-11-26 ran round after round across all 22 files: repetitions ~26 min
 apart, whose throughput relative to the configuration's median averaged 0.95, 1.02, 1.06.)
 
-Resumable: a target whose run is sealed, verified and `ok` in the raw directory is never run
+Resumable: a trial whose run is sealed, verified and `ok` in the raw directory is never run
 again (engbench.matrix.reconcile), so a second call after an interruption runs only what is
 missing; a call with nothing missing only rebuilds what is out of date.
 
 Progress: one line per finished run, with the runs left and an estimate of the time left, from
 the durations of the runs already done (this call's, else the raw directory's own record of the
-same targets, else DEFAULT_SECONDS per workload)."""
+same trials, else DEFAULT_SECONDS per workload)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix; each
 # workload folder states its own (Workload.reproduction), in the registry's order.
 GROUPS = {w.reproduction[0]: w.reproduction[1:] for w in map(registry.get, registry.ORDER) if w.reproduction}
-# A run's wall seconds before a run of the same target exists (Workload.seconds_per_run; else 60).
+# A run's wall seconds before a run of the same trial exists (Workload.seconds_per_run; else 60).
 DEFAULT_SECONDS = {w.name: w.seconds_per_run for w in map(registry.get, registry.ORDER) if w.seconds_per_run}
 SNAKEFILE = paths.REPO / "workflow" / "Snakefile"
 PROFILE = paths.REPO / "workflow" / "profiles" / "local"
@@ -73,23 +73,23 @@ def _seconds(run_dir: Path) -> float | None:
 
 
 def plan(files: list[Path], raw: Path, repeat: int | None = None) -> dict:
-    """{"targets", "done", "todo": [Target], "estimate_s", "per_target_s": {key: s}} — what a call
+    """{"trials", "done", "todo": [Trial], "estimate_s", "per_trial_s": {key: s}} — what a call
     would run, and how long that should take (durations of done runs of the same experiment and
     engine, else DEFAULT_SECONDS)."""
-    targets = matrix.targets(files, validate=True, repeat=repeat)
+    trials = matrix.trials(files, validate=True, repeat=repeat)
     done = matrix.verified_runs(raw)
     seen: dict[tuple, list] = {}
-    for t in targets:
+    for t in trials:
         got = done.get(t.key)
         if got and t.realized_by(got[1]):
             s = _seconds(got[0])
             if s is not None:
                 seen.setdefault((t.experiment, t.engine), []).append(s)
-    todo = [t for t in targets if not (done.get(t.key) and t.realized_by(done[t.key][1]))]
+    todo = [t for t in trials if not (done.get(t.key) and t.realized_by(done[t.key][1]))]
     est = {t.key: (sum(seen[(t.experiment, t.engine)]) / len(seen[(t.experiment, t.engine)])
                    if (t.experiment, t.engine) in seen else DEFAULT_SECONDS.get(t.request.workload, 60))
            for t in todo}
-    return {"targets": targets, "done": len(targets) - len(todo), "todo": todo, "per_target_s": est,
+    return {"trials": trials, "done": len(trials) - len(todo), "todo": todo, "per_trial_s": est,
             "estimate_s": sum(est.values())}
 
 
@@ -120,11 +120,11 @@ def command(files: list[Path], repeat: int | None, paper: Path | None, state: Pa
 DEVICE_LIMITS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps")  # tables.devices.device_key
 
 
-def device_limit_sets(targets) -> list[dict]:
-    """The distinct device limits (memory, IOPS and bytes/s throttles) the targets run under: each
+def device_limit_sets(trials) -> list[dict]:
+    """The distinct device limits (memory, IOPS and bytes/s throttles) the trials run under: each
     needs a calibration of the device under the same limits (tables.devices.device_key)."""
     out = []
-    for t in targets:
+    for t in trials:
         lim = limits.split(t.request.knobs)[0]
         d = {k: getattr(lim, k) for k in DEVICE_LIMITS if getattr(lim, k)}
         if d not in out:
@@ -149,12 +149,12 @@ def calibrated(raw: Path, device_limits: dict) -> Path | None:
     return None
 
 
-def calibrate_missing(targets, raw: Path, out=sys.stderr) -> list[Path]:
-    """Calibrate the device (engbench calibrate) under every set of device limits the targets use and
+def calibrate_missing(trials, raw: Path, out=sys.stderr) -> list[Path]:
+    """Calibrate the device (engbench calibrate) under every set of device limits the trials use and
     `raw` holds no calibration for yet: the runs' device use (runs.read_iops_use ...) and the paper's
     Device section compare each run with it. Returns the new calibration runs."""
     made = []
-    for lim in device_limit_sets(targets):
+    for lim in device_limit_sets(trials):
         if calibrated(raw, lim):
             continue
         sets = [f"run.{k}={v}" for k, v in lim.items()]
@@ -178,15 +178,15 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
     finished run, and return its exit status."""
     raw = paths.raw_dir()
     p = plan(files, raw, repeat)
-    n, todo = len(p["targets"]), p["todo"]
+    n, todo = len(p["trials"]), p["todo"]
     print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
           f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
     try:
-        calibrate_missing(p["targets"], raw, out)
+        calibrate_missing(p["trials"], raw, out)
     except (params.ParamError, RuntimeError) as exc:
         print(f"engbench reproduce: the device calibration failed: {exc}", file=out)
         return 1
-    left = dict(p["per_target_s"])
+    left = dict(p["per_trial_s"])
     started, ran, current, expected = time.monotonic(), 0, None, 0.0
     proc = subprocess.Popen(command(files, repeat, paper, state, wait_quiet), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, bufsize=1)
@@ -209,7 +209,7 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
                       f"~{minutes(est)}", file=out)
             elif m:
                 print(f"engbench reproduce: {m.group(1)} done", file=out)
-            elif "engbench workflow:" in line:  # "adopted N target(s): key, key, ...": the count is enough
+            elif "engbench workflow:" in line:  # "adopted N trial(s): key, key, ...": the count is enough
                 print(f"engbench reproduce: {line.split(':', 2)[1].strip()}", file=out)
             elif "Error in rule" in line or "refused" in line:
                 print(f"engbench reproduce: {line.rstrip()}", file=out)

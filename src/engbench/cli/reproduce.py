@@ -42,8 +42,8 @@ def run(args) -> int:
         if args.plan:
             p = reproduce.plan(files, paths.raw_dir(), args.repeat)
             for t in p["todo"]:
-                print(f"{t.key}\t~{p['per_target_s'][t.key]:.0f} s")
-            print(f"engbench reproduce: {len(p['targets'])} runs, {p['done']} sealed, {len(p['todo'])} to run, "
+                print(f"{t.key}\t~{p['per_trial_s'][t.key]:.0f} s")
+            print(f"engbench reproduce: {len(p['trials'])} runs, {p['done']} sealed, {len(p['todo'])} to run, "
                   f"estimated {reproduce.minutes(p['estimate_s'])}", file=sys.stderr)
             return 0
     except params.ParamError as exc:

@@ -1,5 +1,5 @@
 """What a finding measures: one value per run, from the processed tables, for the runs of one
-workflow experiment file (the target key `<file stem>.<engine>.r<n>`, runs.target) and engine.
+workflow experiment file (the trial key `<file stem>.<engine>.r<n>`, runs.trial) and engine.
 
 A `Pick` names the value; `samples(tables, picks)` returns {label: [value per repetition]} in
 repetition order. Values come from the processed tables only (data/processed), never from the
@@ -33,16 +33,16 @@ class Pick:
         return hash((self.label, self.experiment, self.engine, self.value, tuple(sorted(self.where.items()))))
 
 
-def experiment_of(target) -> str | None:
-    """The experiment file stem of a target key ("repro_x.rocksdb.r2" → "repro_x")."""
-    return target.split(".")[0] if isinstance(target, str) and target.count(".") >= 2 else None
+def experiment_of(trial) -> str | None:
+    """The experiment file stem of a trial key ("repro_x.rocksdb.r2" → "repro_x")."""
+    return trial.split(".")[0] if isinstance(trial, str) and trial.count(".") >= 2 else None
 
 
 def runs_of(runs: pd.DataFrame, experiment: str, engine: str) -> pd.DataFrame:
     """The ok runs of one experiment file on one engine, by repetition (then run id)."""
-    if "target" not in runs:
+    if "trial" not in runs:
         return runs.iloc[0:0]
-    sel = runs[(runs["target"].map(experiment_of) == experiment) & (runs["engine"] == engine)
+    sel = runs[(runs["trial"].map(experiment_of) == experiment) & (runs["engine"] == engine)
                & (runs["status"] == "ok")]
     return sel.sort_values(["repetition", "run_id"], kind="stable")
 

@@ -189,7 +189,7 @@ SPREAD = 0.15
 
 def reproduction_summary(runs: pd.DataFrame) -> dict:
     """How quiet the machine was and how far repetitions spread, over the ok reproduction runs
-    (runs whose target is a repro_* experiment file):
+    (runs whose trial is of a repro_* experiment file):
 
         other_cpu_median, other_cpu_max   the runs' other_cpu_pct (the machine's CPU minus the run's
                                           own, % of all CPUs, over the run's window)
@@ -200,9 +200,9 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
         worst, worst_configuration        the largest spread and its "experiment, engine"
 
     An empty dict when there is no reproduction run."""
-    if "target" not in runs or runs.empty:
+    if "trial" not in runs or runs.empty:
         return {}
-    exp = runs["target"].map(measure.experiment_of)
+    exp = runs["trial"].map(measure.experiment_of)
     rep = runs[exp.fillna("").str.startswith("repro_") & (runs["status"] == "ok")].assign(exp=exp)
     if rep.empty:
         return {}

@@ -15,7 +15,7 @@ from pathlib import Path
 from . import machine
 
 MANIFEST = "manifest.json"
-WORKFLOW_RECORD = "workflow.json"  # a workflow target's record (engbench.matrix), sealed with the run
+WORKFLOW_RECORD = "workflow.json"  # a workflow trial's record (engbench.matrix), sealed with the run
 SUMS = "SHA256SUMS"
 DRIVER_PROCESS = "driver_process.csv"  # the driver process's samples (capture.ProcessSampler, 1 s)
 DRIVER_PROCESS_NAMES = (DRIVER_PROCESS, "process.csv")  # process.csv: its name in runs recorded before

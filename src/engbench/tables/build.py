@@ -10,7 +10,7 @@ import pandas as pd
 from ..workloads import units
 from . import columns, datapackage
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
-from .read import RunError, read_calibration, read_manifest, read_run, read_target
+from .read import RunError, read_calibration, read_manifest, read_run, read_trial
 from .rows import (EXTRA_TABLES, INCOMPLETE, INTERVAL_COLS, LATENCY_COLS, METRICS, RUNS_HEAD, RUNS_TAIL,
                    partial_rows, run_rows)
 
@@ -60,7 +60,7 @@ def build_tables(run_dirs, include_incomplete=False, log=None) -> dict:
         except RunError as exc:
             if status not in INCOMPLETE:
                 raise
-            got = partial_rows(d, man, read_target(d), exc)
+            got = partial_rows(d, man, read_trial(d), exc)
             if log:
                 log(f"{d.name}: status {status}, captures incomplete ({exc}): a row with what the manifest says")
         rows.append(got["runs"])

@@ -146,8 +146,9 @@ TABLES = {
         _c("machine", "", "manifest", "", "importer.machine_key of the hardware"),
         _c("engine", "", "manifest"), _c("workload", "", "manifest"),
         _c("experiment", "", "manifest", "", "the params file's description"),
-        _c("target", "", "workflow", "", "the workflow target key (<file stem>.<engine>.r<n>)"),
-        _c("repetition", "", "workflow", "", "the target's repetition"), _c("seed", "", "manifest"),
+        _c("trial", "", "workflow", "", "the workflow trial key (<file stem>.<engine>.r<n>); a trial: one "
+           "experiment file × engine × repetition, realized by one run"),
+        _c("repetition", "", "workflow", "", "the trial's repetition"), _c("seed", "", "manifest"),
         _c("ncpu", "CPUs", "manifest"), _c("device", "", "manifest", "", "the data device iostat rows are taken from"),
         *LIMITS, _c("limit.reopen_after_load", "bool", "manifest", "", "whether the engine was closed and opened "
                     "again between the load and the measured phase (run.reopen_after_load)"),

@@ -59,7 +59,7 @@ class RunCaptures:
     driver_process: pd.DataFrame  # the driver-process samples (driver_process.csv, process.csv before)
     intervals: pd.DataFrame      # driver/intervals.csv
     histograms: pd.DataFrame     # driver/histograms.csv
-    target: dict                 # workflow record: key, repetition (None without one)
+    trial: dict                  # workflow record: trial key, repetition (None without one)
     cgroup: pd.DataFrame | None  # cgroup.csv of a run with limits
     engine_stats: dict = field(default_factory=dict)  # snapshot → driver/engine_stats_<snapshot>.json
 
@@ -72,11 +72,13 @@ def read_manifest(run_dir) -> dict:
     return read_json(Path(run_dir) / MANIFEST)
 
 
-def read_target(run_dir) -> dict:
-    """The workflow target a run realizes (workflow.json, engbench.matrix): its key and repetition."""
+def read_trial(run_dir) -> dict:
+    """The workflow trial a run realizes (workflow.json, engbench.matrix: one experiment file ×
+    engine × repetition): its key and repetition. workflow.json names no field after the old word
+    (`key`, `repetition`, `fingerprint`, ...), so runs recorded before the rename read the same."""
     d = Path(run_dir)
     rec = read_json(d / WORKFLOW_RECORD) if (d / WORKFLOW_RECORD).is_file() else {}
-    return {"target": rec.get("key"), "repetition": rec.get("repetition")}
+    return {"trial": rec.get("key"), "repetition": rec.get("repetition")}
 
 
 def driver_process_path(d: Path, man: dict) -> Path:
@@ -121,7 +123,7 @@ def read_run(run_dir) -> RunCaptures:
     proc = read_csv(driver_process_path(d, man))
     ivl = read_csv(d / "driver" / "intervals.csv")
     hist = read_csv(d / "driver" / "histograms.csv")
-    target = read_target(d)
+    trial = read_trial(d)
     cg = read_csv(d / "cgroup.csv") if (d / "cgroup.csv").is_file() else None
     snaps = {}
     for snap in wl.SNAPSHOTS:
@@ -129,7 +131,7 @@ def read_run(run_dir) -> RunCaptures:
         if f.is_file():
             snaps[snap] = read_json(f)
     return RunCaptures(d, man, summ, device, int(ncpu), start, end, seconds, io, vm, proc, ivl, hist,
-                       target, cg, snaps)
+                       trial, cg, snaps)
 
 
 def read_calibration(run_dir) -> tuple[dict, dict]:

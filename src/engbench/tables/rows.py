@@ -25,7 +25,7 @@ INCOMPLETE = {"failed", "interrupted", "running", "abandoned"}
 # process's own (driver_cpu_us; proc_rkb, proc_wkb: its task I/O)
 METRICS = ["r", "rkb", "w", "wkb", "d", "dkb", "cs", "us_sy", "mcpu", "cpu_us", "driver_cpu_us", "proc_rkb",
            "proc_wkb", "proc_cs"]
-RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "target",
+RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", "experiment", "trial",
              "repetition", "seed", "ncpu",
              "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches", "limit.reopen_after_load", "limit.cgroup_version",
              "window_start_unix_s", "window_end_unix_s", "seconds", "op_unit", "ops", "q",
@@ -103,7 +103,7 @@ def run_rows(c: RunCaptures) -> dict:
 
     row = {"run_id": run_id, "status": man.get("status"), "incomplete": man.get("status") in INCOMPLETE,
            "machine": machine_key(hw), "engine": man.get("engine", summ.get("engine")), "workload": workload,
-           "experiment": man.get("experiment"), **c.target,
+           "experiment": man.get("experiment"), **c.trial,
            "seed": man.get("seed", summ.get("seed")), "ncpu": int(ncpu), "device": device,
            **dev.limit_fields(man.get("run_limits")),
            "window_start_unix_s": float(start), "window_end_unix_s": float(end),
@@ -230,13 +230,13 @@ def _intervals(run_id, ivl):
     return out[INTERVAL_COLS]
 
 
-def partial_rows(d: Path, man: dict, target: dict, exc: Exception) -> dict:
+def partial_rows(d: Path, man: dict, trial: dict, exc: Exception) -> dict:
     """The row of an incomplete run (abandoned, failed) whose captures cannot be processed: what
     its manifest says, incomplete=True, the reason in warnings; no latency or intervals."""
     hw = man.get("hardware") or {}
     row = {"run_id": man.get("run_id") or d.name, "status": man.get("status"), "incomplete": True,
            "machine": machine_key(hw), "engine": man.get("engine"), "workload": man.get("workload"),
-           "experiment": man.get("experiment"), **target, "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
+           "experiment": man.get("experiment"), **trial, "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
            "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits")),
            "clients": dev.clients(man.get("params") or {}),
            "warnings": "; ".join(filter(None, [man.get("error"), f"not processed: {exc}"]))}

@@ -34,7 +34,7 @@ class Workload:
                                         # document's number or an alias, the experiment files' prefix
                                         # under notebooks/params/); None: no reproduction group
     seconds_per_run: int | None = None  # reproduce's estimate of one run's wall time before a run of
-                                        # the same target exists (None: 60)
+                                        # the same trial exists (None: 60)
     ycsb_format: bool = False    # its runs also get YCSB's own output formats (run.ycsb_output: the run
                                  # directory's ycsb/), for the tools that read YCSB's
     main_job: str | None = None  # `engbench main` (the README's first command) runs its notebook with
