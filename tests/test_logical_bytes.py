@@ -1,12 +1,13 @@
 """One definition of logical bytes (docs/driver.md "Logical bytes"): the workload counts them from
-the request and what the target returned, so one seed gives the same counts on every target.
+the request and what the store returned, so one seed gives the same counts on every engine and
+server target.
 
 Tiny same-seed runs of sysbench-update, iibench and linkbench on `null`, `sqlite`, a private
 MariaDB (InnoDB, started by engbench for the run) and FerretDB (started here); the server targets
 are skipped with the reason when their binaries are missing. linkbench reads count what the
 requests returned, and `null` stores nothing, so its linkbench reads are compared only among the
-storing targets. Also: the linkbench stream hash pinned from before linkbench went through its
-KV store (one run loop, one loader for every target)."""
+storing engines. Also: the linkbench stream hash pinned from before linkbench went through its
+KV store (one run loop, one loader for every engine and server target)."""
 
 import json
 
@@ -28,10 +29,10 @@ RUNS = {
 STORING = ["sqlite", "mariadb-innodb", "mongodb"]
 
 
-def skip_reason(target):
-    if target == "mariadb-innodb":
+def skip_reason(engine):
+    if engine == "mariadb-innodb":
         return mariadb_mod.unavailable_reason()
-    if target == "mongodb":
+    if engine == "mongodb":
         return ferret_mod.unavailable_reason()
     return None
 
@@ -45,11 +46,11 @@ def ferret(tmp_path_factory):
         yield f
 
 
-def summary(workload, target, ferret_uri, out):
+def summary(workload, engine, ferret_uri, out):
     sets = list(RUNS[workload])
-    if target == "mongodb":
+    if engine == "mongodb":
         sets.append(f"mongodb.uri={ferret_uri}")
-    res = runs.execute(params.resolve(workload.removesuffix("-c"), target, sets), out_dir=out, show_progress=False)
+    res = runs.execute(params.resolve(workload.removesuffix("-c"), engine, sets), out_dir=out, show_progress=False)
     assert res.status == "ok", res.error
     return json.loads((res.run_dir / "driver" / "summary.json").read_text())
 
@@ -60,33 +61,33 @@ def logical(s, key):
 
 @pytest.fixture(scope="module")
 def summaries(request, tmp_path_factory):
-    """Every workload on every available target: {(workload, target): summary}."""
+    """Every workload on every available engine (server targets included): {(workload, engine): summary}."""
     out, uri, got = tmp_path_factory.mktemp("raw"), None, {}
-    for target in ["null", *STORING]:
-        if skip_reason(target):
+    for engine in ["null", *STORING]:
+        if skip_reason(engine):
             continue
-        if target == "mongodb":
+        if engine == "mongodb":
             uri = request.getfixturevalue("ferret").uri
         for workload in RUNS:
-            got[workload, target] = summary(workload, target, uri, out)
+            got[workload, engine] = summary(workload, engine, uri, out)
     return got
 
 
 @pytest.mark.parametrize("workload", list(RUNS))
-def test_every_target_counts_the_same_logical_bytes(summaries, workload):
-    targets = [t for w, t in summaries if w == workload]
-    missing = [t for t in STORING if t not in targets]
+def test_every_engine_counts_the_same_logical_bytes(summaries, workload):
+    engines = [t for w, t in summaries if w == workload]
+    missing = [t for t in STORING if t not in engines]
     base = summaries[workload, "sqlite"]
     assert base["totals"][next(iter(base["totals"]))]["logical_bytes_written"] > 0
-    for target in targets:
-        s = summaries[workload, target]
-        assert s["op_stream_hash"] == base["op_stream_hash"], target
-        assert logical(s, "logical_bytes_written") == logical(base, "logical_bytes_written"), target
-        assert s["logical_bytes_stored"] == base["logical_bytes_stored"] > 0, target
-        if workload != "linkbench" or target != "null":
-            assert logical(s, "logical_bytes_read") == logical(base, "logical_bytes_read"), target
+    for engine in engines:
+        s = summaries[workload, engine]
+        assert s["op_stream_hash"] == base["op_stream_hash"], engine
+        assert logical(s, "logical_bytes_written") == logical(base, "logical_bytes_written"), engine
+        assert s["logical_bytes_stored"] == base["logical_bytes_stored"] > 0, engine
+        if workload != "linkbench" or engine != "null":
+            assert logical(s, "logical_bytes_read") == logical(base, "logical_bytes_read"), engine
     if missing:
-        pytest.skip(f"compared {targets}; not available: {missing} ({[skip_reason(t) for t in missing]})")
+        pytest.skip(f"compared {engines}; not available: {missing} ({[skip_reason(t) for t in missing]})")
 
 
 def test_linkbench_reads_count_what_came_back(summaries):

@@ -85,18 +85,18 @@ def refresh(names=None, folder: Path | None = None, raw_dir=None, processed_dir=
     """Re-execute the shipped-data notebooks of `folder` (default notebooks/; `names` restricts them)
     and save each in place. The kernels read `raw_dir` and `processed_dir` (default: $ENGBENCH_RAW_DIR
     and $ENGBENCH_PROCESSED_DIR, else data/raw and data/processed). Returns the notebooks written."""
-    targets = shipped_data(folder)
+    chosen = shipped_data(folder)
     if names:
         wanted = {n if n.endswith(".ipynb") else f"{n}.ipynb" for n in names}
-        unknown = sorted(wanted - {p.name for p in targets})
+        unknown = sorted(wanted - {p.name for p in chosen})
         if unknown:
             raise ValueError(f"not a shipped-data notebook: {', '.join(unknown)} "
-                             f"(they are: {', '.join(p.name for p in targets)})")
-        targets = [p for p in targets if p.name in wanted]
+                             f"(they are: {', '.join(p.name for p in chosen)})")
+        chosen = [p for p in chosen if p.name in wanted]
     env = {"ENGBENCH_RAW_DIR": raw_dir or paths.raw_dir(), "ENGBENCH_PROCESSED_DIR": processed_dir or paths.processed_dir()}
     written = []
     with _environment(env):
-        for path in targets:
+        for path in chosen:
             assert is_shipped_data(path)
             lab_save(path, execute_in_place(path))
             written.append(path)
