@@ -42,3 +42,20 @@ def cpu_shares(vm_window: pd.DataFrame, cg: pd.DataFrame | None, proc: pd.DataFr
     own = 100.0 * own_s / (seconds * ncpu) if seconds > 0 and ncpu else float("nan")
     other = max(0.0, machine - own) if not (math.isnan(machine) or math.isnan(own)) else float("nan")
     return {"machine_cpu_pct": machine, "own_cpu_pct": own, "other_cpu_pct": other, "own_cpu_source": source}
+
+
+def speed_before(manifest: dict) -> dict:
+    """How fast the machine was just before the run (engbench.run.speed: fixed work timed after the
+    wait for a quiet machine), from the manifest's machine_before.speed:
+
+        speed_cpu_mb_s      = cpu_sha256_mb_s       [MiB/s: sha256, one core]
+        speed_randread_iops = randread_qd1_iops     [4 KiB random reads/s, direct, queue depth 1]
+
+    NaN for a run without the probe (no --wait-quiet, or recorded before it existed) or a figure
+    the probe could not measure."""
+    sp = (manifest.get("machine_before") or {}).get("speed") or {}
+
+    def num(key):
+        v = sp.get(key)
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else float("nan")
+    return {"speed_cpu_mb_s": num("cpu_sha256_mb_s"), "speed_randread_iops": num("randread_qd1_iops")}

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
-from . import capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, targets, ycsb_output
+from . import capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, speed, targets, ycsb_output
 from .params import RunRequest
 from .progress import Progress
 
@@ -214,6 +214,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             if not before["quiet"]:
                 print(f"engbench: warning: the machine stayed busy ({before['busy_pct_last']} % of all CPUs); "
                       "running anyway, and the run records it", file=sys.stderr)
+            # then how fast the machine is (speed.py): a slower machine is not a slower engine
+            before["speed"] = speed.probe(work)
         with recording(out_dir, work, req.workload, req.engine, started, lim, group, stopper) as rec:
             run_dir, data_dir = rec.run_dir, rec.data_dir
             rec.keep_data = keep_data

@@ -117,7 +117,11 @@ BUSY = [_c("machine_cpu_pct", "% of all CPUs", "host", "", "mean vmstat us+sy ov
            "(its cgroup's cpuacct, else the driver process's)"),
         _c("other_cpu_pct", "% of all CPUs", "derived", "", "machine_cpu_pct − own_cpu_pct: what the rest of the "
            "machine used (normalize.machine)"),
-        _c("own_cpu_source", "", "derived", "", "cgroup or driver process: where own_cpu_pct comes from")]
+        _c("own_cpu_source", "", "derived", "", "cgroup or driver process: where own_cpu_pct comes from"),
+        _c("speed_cpu_mb_s", "MiB/s", "manifest", "", "the machine's speed just before the run: sha256 MiB per "
+           "second, one core (machine_before.speed, engbench.run.speed; NaN without --wait-quiet)"),
+        _c("speed_randread_iops", "reads/s", "manifest", "", "the data device's speed just before the run: 4 KiB "
+           "random reads per second, direct, queue depth 1 (machine_before.speed; NaN without --wait-quiet)")]
 LOG_SLOTS = [_c("log_slot_joins", "joins", "engine", "", "WiredTiger log slot joins over the run (yielded + not)"),
              _c("log_slot_joins_waited", "joins", "engine", "", "slot joins that yielded (found the slot busy)"),
              _c("log_slot_joins_slept", "joins", "engine", "", "slot joins that slept"),

@@ -1,0 +1,91 @@
+"""How fast the machine was just before a run (the manifest's `machine_speed`; issue 26): fixed work
+timed right after the wait for a quiet machine (quiet.py), outside the run's cgroup and before the
+driver starts, so that a reviewer can tell a slow machine from a slow engine. `engbench run
+--wait-quiet` (which `engbench reproduce` passes to every run) measures it; `engbench process`
+puts it beside the run (runs table: speed_cpu_mb_s, speed_randread_iops).
+
+    cpu_sha256_mb_s    MiB hashed per second: sha256 over CPU_MIB MiB, the best of 3 (one core)
+    randread_qd1_iops  4 KiB random reads per second from the data device: fio, direct I/O, queue
+                       depth 1, for `seconds` over a FILE_MIB MiB file in the work directory
+    randread_lat_us    their mean latency, µs (fio's read lat_ns mean / 1000)
+
+Why both: other CPU (runs.other_cpu_pct) says whether something else ran, not whether the machine
+itself was slower. Measured here (2026-11-26): four device calibrations within one minute read
+9,047-13,582 4-KiB random reads per second at queue depth 1 (data/processed/devices.csv), fio probes
+between runs 11.7k-15.1k (23:04-23:16 UTC), sha256 914-1,248 MB/s; and one configuration's
+repetitions ran their cold pass in 26-30 s in the shipped reproduction and in 17-18 s on the
+same code four hours later."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+CPU_MIB = 32
+FILE_MIB = 64
+SECONDS = 2.0
+
+
+def cpu_mb_s(mib: int = CPU_MIB, tries: int = 3) -> float:
+    """sha256 of `mib` MiB, the best of `tries`: MiB per second."""
+    buf = b"\x5a" * (mib << 20)
+    best = 0.0
+    for _ in range(tries):
+        t = time.perf_counter()
+        hashlib.sha256(buf).digest()
+        best = max(best, mib / (time.perf_counter() - t))
+    return best
+
+
+def read_fio(report: dict) -> dict:
+    """fio's JSON report of one random-read job → {randread_qd1_iops, randread_lat_us}; a report of
+    another layout is refused (ValueError), never guessed at."""
+    try:
+        (job,) = report["jobs"]
+        read = job["read"]
+        iops, lat_ns = float(read["iops"]), float(read["lat_ns"]["mean"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not a one-job fio read report ({exc!r})") from None
+    if read.get("io_bytes", 1) <= 0 or iops <= 0:
+        raise ValueError("fio read nothing")
+    return {"randread_qd1_iops": round(iops, 1), "randread_lat_us": round(lat_ns / 1000, 1)}
+
+
+def device_iops(work: Path, seconds: float = SECONDS) -> dict:
+    """The fio job of the module docstring on a file of its own in `work`, removed afterwards."""
+    fio = shutil.which("fio")
+    if not fio:
+        raise ValueError("fio is not installed (scripts/setup.sh core installs it)")
+    work.mkdir(parents=True, exist_ok=True)
+    path = work / f".speed-probe-{os.getpid()}"
+    try:
+        out = subprocess.run([fio, "--name=speed", f"--filename={path}", f"--size={FILE_MIB}M", "--rw=randread",
+                              "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1", f"--runtime={seconds:g}",
+                              "--time_based", "--output-format=json"],
+                             capture_output=True, text=True, timeout=seconds + 60)
+    finally:
+        path.unlink(missing_ok=True)
+    if out.returncode != 0:
+        raise ValueError(f"fio failed (exit {out.returncode}): {out.stderr.strip()[-300:]}")
+    try:
+        report = json.loads(out.stdout)
+    except ValueError:
+        raise ValueError(f"fio printed no JSON: {out.stdout[:200]!r}") from None
+    return read_fio(report)
+
+
+def probe(work: Path, seconds: float = SECONDS) -> dict:
+    """Both figures, with when they were taken; a figure that cannot be measured is None and the
+    reason is kept (a run is never refused for its probe)."""
+    out = {"t_unix_s": round(time.time(), 3), "cpu_sha256_mb_s": round(cpu_mb_s(), 1),
+           "randread_qd1_iops": None, "randread_lat_us": None, "device_seconds": seconds}
+    try:
+        out.update(device_iops(Path(work), seconds))
+    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+        out["error"] = str(exc)
+    return out

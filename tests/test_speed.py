@@ -1,0 +1,59 @@
+"""The machine's speed just before a run (engbench.run.speed, issue 26): fixed work timed after the
+wait for a quiet machine, recorded in the manifest and put beside the run by processing."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from engbench.normalize import machine
+from engbench.run import speed
+
+FIO_ONE_JOB = {"fio version": "fio-3.33",
+               "jobs": [{"jobname": "speed", "read": {"io_bytes": 81920, "iops": 10000.0,
+                                                       "lat_ns": {"mean": 95500.0}}}]}
+
+
+def test_fio_report_read_by_its_keys_and_another_layout_refused():
+    assert speed.read_fio(FIO_ONE_JOB) == {"randread_qd1_iops": 10000.0, "randread_lat_us": 95.5}
+    two = {"jobs": FIO_ONE_JOB["jobs"] * 2}
+    for bad in ({}, {"jobs": [{"write": {"iops": 5}}]}, two, {"jobs": [{"read": {"iops": 0, "io_bytes": 0,
+                                                                                  "lat_ns": {"mean": 1}}}]}):
+        with pytest.raises(ValueError):
+            speed.read_fio(bad)
+
+
+def test_the_probe_measures_both_figures_and_leaves_no_file(tmp_path):
+    got = speed.probe(tmp_path, seconds=0.5)
+    assert "error" not in got, got
+    assert got["cpu_sha256_mb_s"] > 10 and got["randread_qd1_iops"] > 10 and got["randread_lat_us"] > 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_speed_columns_by_hand():
+    man = {"machine_before": {"quiet": True, "speed": {"cpu_sha256_mb_s": 1100.5, "randread_qd1_iops": 12000.0}}}
+    assert machine.speed_before(man) == {"speed_cpu_mb_s": 1100.5, "speed_randread_iops": 12000.0}
+    partial = {"machine_before": {"speed": {"cpu_sha256_mb_s": 900, "randread_qd1_iops": None, "error": "no fio"}}}
+    got = machine.speed_before(partial)
+    assert got["speed_cpu_mb_s"] == 900.0 and math.isnan(got["speed_randread_iops"])
+    assert all(math.isnan(v) for v in machine.speed_before({}).values())  # a run without the probe
+
+
+def test_a_run_that_waits_for_a_quiet_machine_records_its_speed(scratch):
+    out = subprocess.run([sys.executable, "-m", "engbench.cli", "run", "iibench", "--engine", "sqlite",
+                          "--set", "max_rows=20000", "--set", "query_threads=0", "--wait-quiet", "2",
+                          "--no-progress"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    run_dir = Path(out.stdout.strip().splitlines()[-1])
+    sp = json.loads((run_dir / "manifest.json").read_text())["machine_before"]["speed"]
+    assert sp["cpu_sha256_mb_s"] > 10 and sp["randread_qd1_iops"] > 10, sp
+    p = subprocess.run([sys.executable, "-m", "engbench.cli", "process", "--raw", str(run_dir.parent),
+                        "--out", str(scratch / "proc")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    r = pd.read_csv(scratch / "proc" / "runs.csv").iloc[0]
+    assert r["speed_cpu_mb_s"] == pytest.approx(sp["cpu_sha256_mb_s"])
+    assert r["speed_randread_iops"] == pytest.approx(sp["randread_qd1_iops"])
