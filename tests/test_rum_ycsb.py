@@ -167,7 +167,7 @@ def test_rum_chart_from_processed_runs(rum_runs):
     assert "update amp (A, B, F: updates) [process]" in table.printed.columns
     assert "update amp (A, B, F: updates) [device]" in table.printed.columns
     counters = ycsb_rum.read_counters_table(runs, proc["engine_stats"], proc["intervals"])
-    cells = counters.printed.set_index(["engine", "workload"])
+    cells = counters.printed.set_index(["engine", "letter"])
     assert cells.loc[("lmdb", "C"), "engine counter"] == "—" and cells.loc[("lmdb", "C"), "engine reads/op"] == "NA"
     assert cells.loc[("rocksdb", "C"), "engine counter"] == "block cache misses"
     assert cells.loc[("wiredtiger", "C"), "engine counter"] == "pages read into cache"

@@ -3,6 +3,7 @@ wait for a quiet machine, recorded in the manifest and put beside the run by pro
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -57,3 +58,27 @@ def test_a_run_that_waits_for_a_quiet_machine_records_its_speed(scratch):
     r = pd.read_csv(scratch / "proc" / "runs.csv").iloc[0]
     assert r["speed_cpu_mb_s"] == pytest.approx(sp["cpu_sha256_mb_s"])
     assert r["speed_randread_iops"] == pytest.approx(sp["randread_qd1_iops"])
+
+
+def test_a_probe_that_cannot_measure_says_why_and_never_raises(tmp_path, monkeypatch):
+    monkeypatch.setattr(speed.shutil, "which", lambda name: None)
+    got = speed.probe(tmp_path, seconds=0.2)
+    assert got["cpu_sha256_mb_s"] > 0 and got["randread_qd1_iops"] is None and "fio is not installed" in got["error"]
+
+    def broken(*a, **k):
+        raise RuntimeError("no clock")
+    monkeypatch.setattr(speed, "cpu_mb_s", broken)
+    got = speed.probe(tmp_path, seconds=0.2)
+    assert got["cpu_sha256_mb_s"] is None and got["error"] == "RuntimeError: no clock"
+    assert all(math.isnan(v) for v in machine.speed_before({"machine_before": {"speed": got}}).values())
+
+
+def test_a_killed_engbenchs_probe_file_is_removed_and_a_live_ones_kept(tmp_path):
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"{speed.PREFIX}{int(gone.stdout)}"
+    alive = tmp_path / f"{speed.PREFIX}{os.getpid()}"
+    other = tmp_path / f"{speed.PREFIX}not-a-pid"
+    for f in (dead, alive, other):
+        f.write_bytes(b"x")
+    assert speed.clean_leftovers(tmp_path) == [dead]
+    assert not dead.exists() and alive.exists() and other.exists()

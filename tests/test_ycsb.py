@@ -5,6 +5,7 @@ written, and a ycsb run is processed per request (engbench.workloads "ycsb") and
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -68,26 +69,50 @@ def test_a_name_from_before_the_rename_is_refused_with_its_new_name_and_nothing_
     assert not (tmp_path / "work").exists() or not any((tmp_path / "work").iterdir())
 
 
-def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_new():
+def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_new(shipped):
     """The shipped YCSB runs recorded `workload` (and requestdistribution=workload) in their raw
     captures, which are never rewritten: the tables read them as `letter`, and their trials'
-    recorded fingerprints still realize today's requests (so reproduce does not run them again)."""
+    recorded fingerprints still realize today's requests (so reproduce does not run them again).
+    Read from the committed runs (the `shipped` export), only those recorded under the old name."""
     spec = workloads.get("ycsb")
     then = {"workload": "c", "requestdistribution": "workload", "recordcount": 5}
     assert params_now(spec, then) == {"letter": "c", "requestdistribution": "letter", "recordcount": 5}
     assert params_then(spec, params_now(spec, then)) == then
-    runs = pd.read_parquet(paths.REPO / "data" / "processed" / "runs.parquet")  # the shipped tables
-    y = runs[runs["workload"] == "ycsb"]
-    assert len(y) >= 45 and set(y["param.letter"].astype(str)) >= {"a", "c", "e"}
+    raw = shipped / "data" / "raw"
+    old = {d.name for d in raw.iterdir() if (d / "manifest.json").is_file()
+           and "workload" in (json.loads((d / "manifest.json").read_text()).get("params") or {})
+           and json.loads((d / "manifest.json").read_text()).get("workload") == "ycsb"}
+    assert len(old) >= 45
+    runs = pd.read_parquet(shipped / "data" / "processed" / "runs.parquet")
+    y = runs[runs["run_id"].isin(old)]
+    assert len(y) == len(old) and set(y["param.letter"].astype(str)) >= {"a", "c", "e"}
     assert "param.workload" not in runs.columns
-    assert set(y["param.requestdistribution"].dropna().astype(str)) <= {"letter", "zipfian", "uniform", "latest"}
+    assert set(y["param.requestdistribution"].dropna().astype(str)) == {"letter"}
     files = sorted((paths.REPO / "notebooks" / "params").glob("repro_ycsb_rum_*.yaml"))
-    done = matrix.verified_runs(paths.REPO / "data" / "raw")
-    trials = [t for t in matrix.trials(files, validate=False) if t.key in done]
+    done = matrix.verified_runs(raw)
+    trials = [t for t in matrix.trials(files, validate=False) if t.key in done and done[t.key][0].name in old]
     assert len(trials) >= 45
     for t in trials:
         recorded = done[t.key][1]
         assert recorded != t.fingerprint and t.realized_by(recorded), t.key
+        assert not t.realized_by(recorded[::-1]), t.key  # and nothing else is
+
+
+def test_the_notebooks_path_refuses_an_old_name_too(scratch):
+    from engbench.run import experiments, params as run_params
+    with pytest.raises(run_params.ParamError, match="now called 'letter'"):
+        experiments.run("ycsb", ["sqlite"], {"workload": "a", "recordcount": 10}, show_progress=False)
+    assert not any(paths.raw_dir().glob("*"))
+
+
+def test_tables_made_before_the_renames_are_refused_with_the_cause(tmp_path, shipped):
+    from engbench.tables.processed import ProcessedError
+    proc = tmp_path / "processed"
+    shutil.copytree(shipped / "data" / "processed", proc)
+    runs = pd.read_parquet(proc / "runs.parquet").rename(columns={"trial": "target", "param.letter": "param.workload"})
+    runs.to_parquet(proc / "runs.parquet")
+    with pytest.raises(ProcessedError, match=r"renamed \(target, param.workload\).*engbench process"):
+        load_processed(proc)
 
 
 @pytest.fixture(scope="module")

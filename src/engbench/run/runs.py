@@ -215,7 +215,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 print(f"engbench: warning: the machine stayed busy ({before['busy_pct_last']} % of all CPUs); "
                       "running anyway, and the run records it", file=sys.stderr)
             # then how fast the machine is (speed.py): a slower machine is not a slower engine
-            before["speed"] = speed.probe(work)
+            if not stopper.signals:
+                before["speed"] = speed.probe(work)
         with recording(out_dir, work, req.workload, req.engine, started, lim, group, stopper) as rec:
             run_dir, data_dir = rec.run_dir, rec.data_dir
             rec.keep_data = keep_data
@@ -274,6 +275,8 @@ def housekeeping(out_dir: Path) -> None:
               file=sys.stderr)
     for path in cgroups.clean_leftovers():
         print(f"engbench: removed the cgroup {path} left by an engbench that is gone", file=sys.stderr)
+    for path in speed.clean_leftovers(paths.work_dir()):
+        print(f"engbench: removed the speed probe's file {path} left by an engbench that is gone", file=sys.stderr)
 
 
 def _finish_target(tgt, run_dir, manifest, status, error):

@@ -1,4 +1,4 @@
-"""How fast the machine was just before a run (the manifest's `machine_speed`; issue 26): fixed work
+"""How fast the machine was just before a run (the manifest's `machine_before.speed`; issue 26): fixed work
 timed right after the wait for a quiet machine (quiet.py), outside the run's cgroup and before the
 driver starts, so that a reviewer can tell a slow machine from a slow engine. `engbench run
 --wait-quiet` (which `engbench reproduce` passes to every run) measures it; `engbench process`
@@ -14,7 +14,12 @@ itself was slower. Measured here (2026-11-26): four device calibrations within o
 9,047-13,582 4-KiB random reads per second at queue depth 1 (data/processed/devices.csv), fio probes
 between runs 11.7k-15.1k (23:04-23:16 UTC), sha256 914-1,248 MB/s; and one configuration's
 repetitions ran their cold pass in 26-30 s in the shipped reproduction and in 17-18 s on the
-same code four hours later."""
+same code four hours later.
+
+The device figure reads a file fio has just written: on a virtual disk the host may still cache it,
+so it says how fast the device path answered then, to compare run with run on one machine, not an
+absolute device speed (the calibration's is `engbench calibrate`). The file is named PREFIX<pid>;
+runs.housekeeping removes one left by a killed engbench."""
 
 from __future__ import annotations
 
@@ -27,6 +32,7 @@ import time
 from pathlib import Path
 
 CPU_MIB = 32
+PREFIX = ".speed-probe-"
 FILE_MIB = 64
 SECONDS = 2.0
 
@@ -51,7 +57,7 @@ def read_fio(report: dict) -> dict:
         iops, lat_ns = float(read["iops"]), float(read["lat_ns"]["mean"])
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not a one-job fio read report ({exc!r})") from None
-    if read.get("io_bytes", 1) <= 0 or iops <= 0:
+    if not isinstance(read.get("io_bytes", 1), (int, float)) or read.get("io_bytes", 1) <= 0 or iops <= 0:
         raise ValueError("fio read nothing")
     return {"randread_qd1_iops": round(iops, 1), "randread_lat_us": round(lat_ns / 1000, 1)}
 
@@ -62,7 +68,7 @@ def device_iops(work: Path, seconds: float = SECONDS) -> dict:
     if not fio:
         raise ValueError("fio is not installed (scripts/setup.sh core installs it)")
     work.mkdir(parents=True, exist_ok=True)
-    path = work / f".speed-probe-{os.getpid()}"
+    path = work / f"{PREFIX}{os.getpid()}"
     try:
         out = subprocess.run([fio, "--name=speed", f"--filename={path}", f"--size={FILE_MIB}M", "--rw=randread",
                               "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1", f"--runtime={seconds:g}",
@@ -79,13 +85,30 @@ def device_iops(work: Path, seconds: float = SECONDS) -> dict:
     return read_fio(report)
 
 
+def clean_leftovers(work: Path) -> list[Path]:
+    """Remove the probe files of engbench processes that are gone (killed during a probe)."""
+    removed = []
+    for path in Path(work).glob(f"{PREFIX}*"):
+        try:
+            os.kill(int(path.name[len(PREFIX):]), 0)
+            continue  # its engbench is still probing
+        except ProcessLookupError:
+            pass
+        except (ValueError, PermissionError):
+            continue  # not one of ours, or a process of another user: leave it
+        path.unlink(missing_ok=True)
+        removed.append(path)
+    return removed
+
+
 def probe(work: Path, seconds: float = SECONDS) -> dict:
     """Both figures, with when they were taken; a figure that cannot be measured is None and the
     reason is kept (a run is never refused for its probe)."""
-    out = {"t_unix_s": round(time.time(), 3), "cpu_sha256_mb_s": round(cpu_mb_s(), 1),
+    out = {"t_unix_s": round(time.time(), 3), "cpu_sha256_mb_s": None,
            "randread_qd1_iops": None, "randread_lat_us": None, "device_seconds": seconds}
     try:
+        out["cpu_sha256_mb_s"] = round(cpu_mb_s(), 1)
         out.update(device_iops(Path(work), seconds))
-    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        out["error"] = str(exc)
+    except Exception as exc:  # noqa: BLE001 - a probe that fails is recorded, never a failed run
+        out["error"] = f"{type(exc).__name__}: {exc}"
     return out

@@ -34,6 +34,10 @@ def load_processed(processed_dir) -> dict:
             raise FileNotFoundError(f"{path}: missing (run `engbench process` first)")
         out[name] = pd.read_parquet(path)
     runs = out["runs"]
+    old = [c for c in ("target", "param.workload") if c in runs]  # issue 29's renames: trial, param.letter
+    if old:
+        raise ProcessedError(f"{d / 'runs.parquet'}: made before columns were renamed ({', '.join(old)}): "
+                             "reprocess with `engbench process`")
     left_out = []
     if "incomplete" in runs:
         flag = runs["incomplete"]

@@ -239,7 +239,7 @@ def partial_rows(d: Path, man: dict, trial: dict, exc: Exception) -> dict:
            "machine": machine_key(hw), "engine": man.get("engine"), "workload": man.get("workload"),
            "experiment": man.get("experiment"), **trial, "seed": man.get("seed"), "ncpu": hw.get("ncpu"),
            "device": (hw.get("data_device") or {}).get("name"), **dev.limit_fields(man.get("run_limits")),
-           "clients": dev.clients(man.get("params") or {}),
+           "clients": dev.clients(man.get("params") or {}), **busy.speed_before(man),
            "warnings": "; ".join(filter(None, [man.get("error"), f"not processed: {exc}"]))}
     empty = {name: pd.DataFrame(columns=cols) for name, (cols, _) in EXTRA_TABLES.items()}
     return {"runs": row, "latency": pd.DataFrame(columns=LATENCY_COLS),

@@ -250,7 +250,7 @@ def read_counters_table(runs, engine_stats, intervals, tag: str = ""):
                 cells.append(cell((len(h), float(v.mean()) if len(v) else NAN, float(v.min()) if len(v) else NAN,
                                     float(v.max()) if len(v) else NAN), 2))
             rows.append(cells)
-    head = ["engine", "workload", "n", "engine counter"] + [h for _, h in READ_COUNTER_COLS]
+    head = ["engine", "letter", "n", "engine counter"] + [h for _, h in READ_COUNTER_COLS]
     caption = ("read amp [device] = iostat's device bytes read ÷ logical bytes the reads and scans returned "
                "(measured window; iostat counts every user of the disk); read amp [cgroup] = the same with "
                "the run's own cgroup's counters (runs with run limits only); read amp [engine's bytes read "
