@@ -10,7 +10,10 @@
 
 #include "core/rng.h"
 #include "workloads/linkbench/model.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace {
 

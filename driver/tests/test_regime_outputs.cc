@@ -10,7 +10,10 @@
 
 #include "test_support.h"
 #include "workloads/linkbench/store.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace {
 

@@ -8,7 +8,10 @@
 #include <stdexcept>
 
 #include "target.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace {
 

@@ -13,6 +13,7 @@
 
 #include "core/collection.h"
 #include "core/config.h"
+#include "core/metrics.h"
 #include "core/runner.h"
 #include "test_support.h"
 #include "workloads/iibench/store.h"

@@ -8,7 +8,7 @@
 #include "core/redact.h"
 #include "params.h"
 #include "target.h"
-#include "workloads/workload.h"
+#include "workload.h"
 
 namespace eb {
 

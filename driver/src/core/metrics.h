@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "clock.h"
+
 #include "core/histogram.h"
 
 namespace eb {
@@ -72,12 +74,7 @@ class Metrics {
   std::vector<std::unique_ptr<ThreadMetrics>> threads_;
 };
 
-// Time helpers.
-inline uint64_t now_ns() {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now().time_since_epoch())
-                                   .count());
-}
+// Time helpers (now_ns: clock.h).
 // When a thread's requests start, for their latency. Paced (open loop): the intended start time,
 // so a request behind schedule counts its wait. Closed loop: the end of the thread's previous
 // request, so a point read costs one clock read instead of two (the clock is the largest part of

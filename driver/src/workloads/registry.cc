@@ -2,7 +2,10 @@
 
 #include <thread>
 
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace eb {
 

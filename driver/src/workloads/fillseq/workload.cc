@@ -26,7 +26,10 @@
 
 #include "core/keycodec.h"
 #include "core/rng.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace eb {
 namespace {

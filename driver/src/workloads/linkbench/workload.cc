@@ -54,7 +54,10 @@
 #include "workloads/doc_writer.h"
 #include "workloads/linkbench/model.h"
 #include "workloads/linkbench/store.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace eb {
 namespace {

@@ -4,7 +4,10 @@
 #include "workloads/doc_writer.h"
 #include "workloads/kv_store_util.h"
 #include "workloads/sysbench_update/store.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace eb {
 namespace {

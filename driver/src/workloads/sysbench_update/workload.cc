@@ -12,7 +12,10 @@
 #include "core/rng.h"
 #include "workloads/doc_writer.h"
 #include "workloads/sysbench_update/store.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 
 namespace eb {
 namespace {

@@ -1,6 +1,9 @@
 // ycsb's parameters and their checks (WorkloadInfo); the workload itself is in workload.cc.
 #include "workloads/doc_writer.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 #include "workloads/ycsb/generators.h"
 
 namespace eb {

@@ -18,7 +18,10 @@
 #include <thread>
 
 #include "workloads/doc_writer.h"
-#include "workloads/workload.h"
+#include "core/collection.h"
+#include "core/metrics.h"
+#include "core/ophash.h"
+#include "workload.h"
 #include "workloads/ycsb/generators.h"
 #include "workloads/ycsb/store.h"
 

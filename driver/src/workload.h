@@ -9,15 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "core/collection.h"
-#include "core/metrics.h"
-#include "core/ophash.h"
+#include "clock.h"
 #include "engine.h"
 #include "params.h"
 
 namespace eb {
 
 class Target;  // target.h: a server the driver reaches as a client
+class Metrics;        // core/metrics.h: the run's counters
+class ThreadMetrics;  // core/metrics.h: one worker thread's
+class OpHasher;       // core/ophash.h: the operation stream's hash
 
 // What a worker thread sees while it runs.
 struct RunContext {
