@@ -15,15 +15,17 @@ from engbench.normalize import machine
 from engbench.run import speed
 
 FIO_ONE_JOB = {"fio version": "fio-3.33",
-               "jobs": [{"jobname": "speed", "read": {"io_bytes": 81920, "iops": 10000.0,
-                                                       "lat_ns": {"mean": 95500.0}}}]}
+               "jobs": [{"jobname": "randread_qd1",
+                         "read": {"total_ios": 20000, "iops": 10000.0, "bw_bytes": 40960000,
+                                  "clat_ns": {"percentile": {"50.000000": 95500, "99.000000": 210000}}},
+                         "write": {"total_ios": 0, "iops": 0.0, "bw_bytes": 0, "clat_ns": {}}}]}
 
 
 def test_fio_report_read_by_its_keys_and_another_layout_refused():
-    assert speed.read_fio(FIO_ONE_JOB) == {"randread_qd1_iops": 10000.0, "randread_lat_us": 95.5}
+    assert speed.read_fio(FIO_ONE_JOB) == {"randread_qd1_iops": 10000.0, "randread_lat_p50_us": 95.5}
     two = {"jobs": FIO_ONE_JOB["jobs"] * 2}
-    for bad in ({}, {"jobs": [{"write": {"iops": 5}}]}, two, {"jobs": [{"read": {"iops": 0, "io_bytes": 0,
-                                                                                  "lat_ns": {"mean": 1}}}]}):
+    nothing = {"jobs": [{**FIO_ONE_JOB["jobs"][0], "read": {**FIO_ONE_JOB["jobs"][0]["read"], "total_ios": 0}}]}
+    for bad in ({}, {"jobs": [{"write": {"iops": 5}}]}, two, nothing):
         with pytest.raises(ValueError):
             speed.read_fio(bad)
 
@@ -31,7 +33,7 @@ def test_fio_report_read_by_its_keys_and_another_layout_refused():
 def test_the_probe_measures_both_figures_and_leaves_no_file(tmp_path):
     got = speed.probe(tmp_path, seconds=0.5)
     assert "error" not in got, got
-    assert got["cpu_sha256_mb_s"] > 10 and got["randread_qd1_iops"] > 10 and got["randread_lat_us"] > 0
+    assert got["cpu_sha256_mb_s"] > 10 and got["randread_qd1_iops"] > 10 and got["randread_lat_p50_us"] > 0
     assert list(tmp_path.iterdir()) == []
 
 

@@ -1,7 +1,7 @@
 """`engbench calibrate`: what the device under the data directory can do, measured with fio under
 the same run limits a run would get (docs/run-format.md "Calibration runs").
 
-Six short fio jobs on one small file in the work directory, direct I/O except the fsync job:
+Six short fio jobs (fio.JOBS) on one small file in the work directory, direct I/O except the fsync job:
 4 KiB random reads at queue depth 1 and 32, 4 KiB random writes (QD32), sequential 1 MiB reads and
 writes (QD8), and 4 KiB buffered writes each followed by fsync (its latency p50/p99). The output
 is a run directory like any other (workload `calibrate`, engine `fio`): manifest, iostat and
@@ -10,52 +10,14 @@ vmstat, `fio/<job>.json` as fio wrote it, and `summary.json` with the figures.""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from .. import install, paths
-from . import children, limits, machine, rundir, runs
+from . import children, fio, limits, machine, rundir, runs
+from .fio import COMMON, FILE_SIZE, JOBS, RUNTIME_S, figures
 from .params import RunRequest
-
-FILE_SIZE = "128M"
-RUNTIME_S = 2
-COMMON = ["--ioengine=libaio", "--direct=1", f"--size={FILE_SIZE}", f"--runtime={RUNTIME_S}", "--time_based",
-          "--randrepeat=0", "--norandommap", "--group_reporting"]
-JOBS = {  # name → fio options beyond COMMON (later options win)
-    "randread_qd1": ["--rw=randread", "--bs=4k", "--iodepth=1"],
-    "randread_qd32": ["--rw=randread", "--bs=4k", "--iodepth=32"],
-    "randwrite_qd32": ["--rw=randwrite", "--bs=4k", "--iodepth=32"],
-    "seqread": ["--rw=read", "--bs=1M", "--iodepth=8"],
-    "seqwrite": ["--rw=write", "--bs=1M", "--iodepth=8"],
-    "fsync": ["--rw=write", "--bs=4k", "--iodepth=1", "--ioengine=psync", "--direct=0", "--fsync=1"],
-}
-
-
-def _pct(lat: dict, p: str) -> float | None:
-    v = (lat.get("percentile") or {}).get(p)
-    return None if v is None else v / 1000.0
-
-
-def figures(results: dict) -> dict:
-    """summary.json: the headline figures and, per job, iops, MB/s and latency p50/p99 (µs)."""
-    jobs = {}
-    for name, j in results.items():
-        side = j["read"] if j["read"]["total_ios"] else j["write"]
-        jobs[name] = {"iops": side["iops"], "mb_per_s": side["bw_bytes"] / 1e6,
-                      "lat_p50_us": _pct(side["clat_ns"], "50.000000"), "lat_p99_us": _pct(side["clat_ns"], "99.000000")}
-    sync = results.get("fsync", {}).get("sync", {}).get("lat_ns", {})
-    g = lambda job, key: jobs.get(job, {}).get(key)  # noqa: E731
-    return {"randread_qd1_iops": g("randread_qd1", "iops"), "randread_qd32_iops": g("randread_qd32", "iops"),
-            "randwrite_qd32_iops": g("randwrite_qd32", "iops"), "seqread_mb_per_s": g("seqread", "mb_per_s"),
-            "seqwrite_mb_per_s": g("seqwrite", "mb_per_s"), "fsync_p50_us": _pct(sync, "50.000000"),
-            "fsync_p99_us": _pct(sync, "99.000000"), "jobs": jobs}
-
-
-def fio_version() -> str | None:
-    exe = shutil.which("fio")
-    return subprocess.run([exe, "--version"], capture_output=True, text=True).stdout.strip() if exe else None
 
 
 def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS)) -> runs.RunResult:
@@ -64,7 +26,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
     under limits) around the fio jobs, finalized and sealed. A signal is passed on to the fio job running (runs.Stopper; a
     second one kills it): no further job, status `interrupted`."""
     try:  # set-up by need: fio is not part of the main job's set-up
-        install.ensure("tools", "engbench calibrate", lambda: None if fio_version() else "no fio")
+        install.ensure("tools", "engbench calibrate", lambda: None if fio.version() else "no fio")
     except install.MissingPart as e:
         raise limits.LimitError(str(e)) from None
     req = RunRequest("calibrate", "fio", knobs=dict(s.split("=", 1) for s in sets if "=" in s))
@@ -81,7 +43,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
         with runs.recording(out_dir, work, "calibrate", "fio", started, lim, group, stopper) as rec:
             params = {"file_size": FILE_SIZE, "runtime_s": RUNTIME_S, "jobs": {j: COMMON + JOBS[j] for j in jobs}}
             try:
-                rec.describe(argv or sys.argv, params, {}, None, {**machine.software(), "fio": fio_version()},
+                rec.describe(argv or sys.argv, params, {}, None, {**machine.software(), "fio": fio.version()},
                              run_limits=limits.record(lim, "fio", {}, group))
                 rec.data_dir.mkdir(parents=True, exist_ok=True)
                 (rec.run_dir / "fio").mkdir()
@@ -105,8 +67,7 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
 
 
 def _fio(job: str, filename: Path, output: Path, group, stopper: runs.Stopper) -> dict:
-    argv = ["fio", f"--name={job}", f"--filename={filename}", *COMMON, *JOBS[job],
-            "--output-format=json", f"--output={output}"]
+    argv = fio.argv(job, filename, f"--output={output}")
     with children.joining(group.procs_files() if group else []):
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True, preexec_fn=children.die_with_parent)

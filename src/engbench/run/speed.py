@@ -4,10 +4,11 @@ driver starts, so that a reviewer can tell a slow machine from a slow engine. `e
 --wait-quiet` (which `engbench reproduce` passes to every run) measures it; `engbench process`
 puts it beside the run (runs table: speed_cpu_mb_s, speed_randread_iops).
 
-    cpu_sha256_mb_s    MiB hashed per second: sha256 over CPU_MIB MiB, the best of 3 (one core)
-    randread_qd1_iops  4 KiB random reads per second from the data device: fio, direct I/O, queue
-                       depth 1, for `seconds` over a FILE_MIB MiB file in the work directory
-    randread_lat_us    their mean latency, µs (fio's read lat_ns mean / 1000)
+    cpu_sha256_mb_s      MiB hashed per second: sha256 over CPU_MIB MiB, the best of 3 (one core)
+    randread_qd1_iops    4 KiB random reads per second from the data device: `engbench calibrate`'s
+                         randread_qd1 job (fio.JOBS: direct I/O, queue depth 1, a 128 MiB file in
+                         the work directory) for `seconds` instead of the calibration's 2
+    randread_lat_p50_us  their median completion latency, µs (as the calibration reports it)
 
 Why both: other CPU (runs.other_cpu_pct) says whether something else ran, not whether the machine
 itself was slower. Measured here (2026-11-26): four device calibrations within one minute read
@@ -31,9 +32,10 @@ import subprocess
 import time
 from pathlib import Path
 
+from . import fio
+
 CPU_MIB = 32
 PREFIX = ".speed-probe-"
-FILE_MIB = 64
 SECONDS = 2.0
 
 
@@ -49,30 +51,29 @@ def cpu_mb_s(mib: int = CPU_MIB, tries: int = 3) -> float:
 
 
 def read_fio(report: dict) -> dict:
-    """fio's JSON report of one random-read job → {randread_qd1_iops, randread_lat_us}; a report of
-    another layout is refused (ValueError), never guessed at."""
+    """fio's JSON report of the one random-read job → {randread_qd1_iops, randread_lat_p50_us}, read
+    as calibrate reads its jobs (fio.figures); a report of another layout is refused (ValueError),
+    never guessed at."""
     try:
         (job,) = report["jobs"]
-        read = job["read"]
-        iops, lat_ns = float(read["iops"]), float(read["lat_ns"]["mean"])
+        got = fio.figures({"randread_qd1": job})
+        iops, p50 = float(got["randread_qd1_iops"]), got["jobs"]["randread_qd1"]["lat_p50_us"]
     except (KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not a one-job fio read report ({exc!r})") from None
-    if not isinstance(read.get("io_bytes", 1), (int, float)) or read.get("io_bytes", 1) <= 0 or iops <= 0:
+    if iops <= 0 or not job["read"]["total_ios"]:
         raise ValueError("fio read nothing")
-    return {"randread_qd1_iops": round(iops, 1), "randread_lat_us": round(lat_ns / 1000, 1)}
+    return {"randread_qd1_iops": round(iops, 1), "randread_lat_p50_us": None if p50 is None else round(p50, 1)}
 
 
 def device_iops(work: Path, seconds: float = SECONDS) -> dict:
-    """The fio job of the module docstring on a file of its own in `work`, removed afterwards."""
-    fio = shutil.which("fio")
-    if not fio:
+    """calibrate's `randread_qd1` job (fio.JOBS) for `seconds` on a file of its own in `work`,
+    removed afterwards."""
+    if not shutil.which("fio"):
         raise ValueError("fio is not installed (scripts/setup.sh core installs it)")
     work.mkdir(parents=True, exist_ok=True)
     path = work / f"{PREFIX}{os.getpid()}"
     try:
-        out = subprocess.run([fio, "--name=speed", f"--filename={path}", f"--size={FILE_MIB}M", "--rw=randread",
-                              "--bs=4k", "--direct=1", "--ioengine=psync", "--iodepth=1", f"--runtime={seconds:g}",
-                              "--time_based", "--output-format=json"],
+        out = subprocess.run(fio.argv("randread_qd1", path, f"--runtime={seconds:g}"),
                              capture_output=True, text=True, timeout=seconds + 60)
     finally:
         path.unlink(missing_ok=True)
@@ -105,7 +106,7 @@ def probe(work: Path, seconds: float = SECONDS) -> dict:
     """Both figures, with when they were taken; a figure that cannot be measured is None and the
     reason is kept (a run is never refused for its probe)."""
     out = {"t_unix_s": round(time.time(), 3), "cpu_sha256_mb_s": None,
-           "randread_qd1_iops": None, "randread_lat_us": None, "device_seconds": seconds}
+           "randread_qd1_iops": None, "randread_lat_p50_us": None, "device_seconds": seconds}
     try:
         out["cpu_sha256_mb_s"] = round(cpu_mb_s(), 1)
         out.update(device_iops(Path(work), seconds))

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..normalize import device as dev
-from ..run.calibrate import figures
+from ..run.fio import figures
 from ..run.machine import machine_key
 
 DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COLS, "limit.drop_caches",
@@ -24,7 +24,7 @@ DEVICE_COLS = ["run_id", "status", "machine", "device", "limits", *dev.LIMIT_COL
 def calibration_row(run_dir, man: dict, results: dict) -> dict:
     """One `engbench calibrate` run (its manifest and fio results, tables.read.read_calibration) →
     its devices row: the figures recomputed from the raw fio/<job>.json by
-    engbench.run.calibrate.figures (the same function that wrote summary.json), its machine, data
+    engbench.run.fio.figures (the same function that wrote summary.json), its machine, data
     device and run limits. A job whose JSON is missing (an interrupted calibration) gives NaN for
     its figures."""
     hw = man.get("hardware") or {}
