@@ -63,6 +63,16 @@ def test_wiredtiger_data_and_index_files():
     assert math.isnan(measure.wt_file_bytes(files, "other", "data"))
 
 
+def test_kb_per_device_read_of_a_run_that_read_nothing_is_nan():
+    """The reproduction of 2026-11-27 had a run whose cgroup read nothing from the device: KB per
+    read is undefined there (NaN, which the rules count as a missing value), not a crash of
+    `engbench process`."""
+    runs = pd.DataFrame({"run_id": ["r", "z"], "cg_rkb_per_op": [0.08, 0.0], "cg_r_per_op": [0.02, 0.0]})
+    pick = measure.Pick("kb", "repro_x", "rocksdb", "cg_kb_per_read")
+    assert measure.value({"runs": runs}, runs.iloc[0], pick) == pytest.approx(4.0)  # 0.08 KB / 0.02 reads
+    assert math.isnan(measure.value({"runs": runs}, runs.iloc[1], pick))
+
+
 def _tables(rates: dict, other_cpu_pct: float = 1.0) -> dict:
     """Hand-made processed tables: runs of workflow trials, one per (experiment, engine, repetition),
     measured on a quiet machine (other_cpu_pct) unless told otherwise."""

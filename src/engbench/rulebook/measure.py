@@ -74,13 +74,19 @@ def _runs_value(t, rid, column, times=1.0):
     return float(sel.iloc[0]) * times if len(sel) else math.nan
 
 
+def _ratio(a: float, b: float) -> float:
+    """a / b, NaN where b is 0 (or either is NaN)."""
+    return a / b if b else math.nan
+
+
 DERIVED = {
     "wt_data_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "data"),
     "wt_index_bytes": lambda t, rid: wt_file_bytes(t["disk_files"], rid, "index"),
     # the run's own device reads (its cgroup's) per 200k operations: the source's io.r
     "cg_r_per_200k": lambda t, rid: _runs_value(t, rid, "cg_r_per_op", PER_200K),
-    # KB per device read request of the run's own reads (its cgroup's bytes ÷ requests)
-    "cg_kb_per_read": lambda t, rid: _runs_value(t, rid, "cg_rkb_per_op") / _runs_value(t, rid, "cg_r_per_op"),
+    # KB per device read request of the run's own reads (its cgroup's bytes ÷ requests; NaN for a run
+    # that read nothing from the device: no request to divide by)
+    "cg_kb_per_read": lambda t, rid: _ratio(_runs_value(t, rid, "cg_rkb_per_op"), _runs_value(t, rid, "cg_r_per_op")),
     # files in the data directory at the end (summary.json disk.files)
     "files": lambda t, rid: _count(t.get("disk_files"), rid),
 }
