@@ -365,3 +365,30 @@ def test_the_parent_group_goes_with_the_last_run_group():
     others = [g.name for g in parent.iterdir() if g.is_dir()] if parent.exists() else []
     assert not parent.exists() or (others and not any(n.startswith(f"{os.getpid()}-") for n in others)), \
         ("the last run group takes engbench's parent with it", others)
+
+
+@pytest.mark.xdist_group(DEVICE)
+def test_a_group_without_io_limits_counts_its_own_device_reads(tmp_path):
+    """A run's group with no I/O limit still counts its own device I/O (cgroup.csv read_ios): the
+    regime gates read it. On cgroup v1 Linux 6.18.44 counted nothing until a throttle rule had been
+    written for the device (cgroups.COUNTING_IOPS), so every group writes one that limits nothing.
+    2,000 direct 4-KiB reads inside the group must all be counted, and not be throttled. (Once any
+    rule was written the kernel counts until the next boot, so this fails only on a fresh boot of
+    such a kernel with the rule gone: as the reproduction of 2026-11-27 found it.)"""
+    from engbench.run.limits import disk_of
+    data = tmp_path / "f"
+    subprocess.run(["dd", "if=/dev/urandom", f"of={data}", "bs=1M", "count=16", "status=none"], check=True)
+    os.sync()
+    group = cgroups.RunGroup(f"{os.getpid()}-counting-test", {}, device=disk_of(tmp_path)).create()
+    try:
+        before = group.sample()["read_ios"] or 0
+        join = "; ".join(f"echo $$ > {f}" for f in group.procs_files())
+        t = time.monotonic()
+        subprocess.run(["sh", "-c", f"{join}; exec dd if={data} of=/dev/null bs=4k iflag=direct count=2000 status=none"],
+                       check=True)
+        took = time.monotonic() - t
+        got = group.sample()["read_ios"] - before
+    finally:
+        group.remove()
+    assert got >= 2000, f"the group counted {got} of 2,000 device reads (cgroup v{cgroups.version()})"
+    assert took < 60, took

@@ -32,6 +32,15 @@ V2_COUNTERS = ["memory.events", "memory.peak", "memory.stat", "io.stat"]
 SAMPLE_COLUMNS = ["mem_bytes", "mem_file_bytes", "mem_anon_bytes", "mem_limit_hits",
                   "read_ios", "write_ios", "read_bytes", "write_bytes", "cpu_ns"]
 CPU_V1 = "cpuacct"  # the v1 controller whose cpuacct.usage counts the group's CPU time
+# A v1 group's blkio.throttle.io_serviced/_bytes count its I/O on a device only once blk-throttle is
+# active on that device's queue, and on Linux 6.18.44 it became active only when a throttle rule was
+# first written for the device (in any group): measured 2026-11-27 on a fresh boot, a whole
+# reproduction's groups (fio's direct reads of the device calibrations included) counted 0 reads
+# while iostat saw ~1.9 per insert; 2,000 direct 4-KiB reads in a new group counted 0, and after a
+# rule was written, 2,000 (and from then on in every group, with or without a rule). So every
+# group writes a rule on its device for the IOPS it does not limit: UINT_MAX IOs per second, the
+# kernel's "no limit", which activates the counting and throttles nothing.
+COUNTING_IOPS = 4294967295
 
 
 class CgroupError(RuntimeError):
@@ -144,6 +153,13 @@ class RunGroup:
                 for k in V2_IO_KEYS:
                     if self.limits.get(k):
                         _write(group / V1_FILES[k], f"{self.device} {self.limits[k]}")
+                if self.device:  # the group's own I/O counts only once the device has had a rule (COUNTING_IOPS)
+                    for k in ("read_iops", "write_iops"):
+                        if not self.limits.get(k):
+                            try:
+                                _write(group / V1_FILES[k], f"{self.device} {COUNTING_IOPS}", missing_ok=True)
+                            except CgroupError:
+                                pass  # a device the kernel will not throttle: no limit was asked for
 
     def procs_files(self) -> list[str]:
         return [str(d / "cgroup.procs") for d in self.dirs]
