@@ -91,7 +91,26 @@ def test_reproduction_summary_by_hand():
     assert s["runs"] == 6 and s["other_cpu_median"] == 3.5 and s["other_cpu_max"] == 12.0 and s["busy_runs"] == 1
     assert s["configurations"] == 2 and s["within"] == 1
     assert s["worst"] == pytest.approx(0.20) and s["worst_configuration"] == "repro_x, rocksdb"
+    assert s["speed_runs"] == 0 and math.isnan(s["speed_q_rho"]), "tables made before the probe: no figures"
     assert regime.reproduction_summary(runs.iloc[0:0]) == {}
+
+
+def test_reproduction_summary_of_the_speed_probe_by_hand():
+    t = _tables({("repro_x", "rocksdb"): [100, 110, 80], ("repro_y", "lmdb"): [50, 52, 49]})
+    runs = t["runs"]
+    runs["other_cpu_pct"] = 1.0
+    runs["speed_cpu_mb_s"] = [1700.0, 1650.0, 1600.0, 1720.0, float("nan"), 1690.0]
+    runs["speed_randread_iops"] = [15000.0, 16000.0, 12000.0, 14000.0, 14500.0, 13000.0]
+    s = regime.reproduction_summary(runs)
+    assert s["speed_runs"] == 5, "the run without a cpu figure is not a probed run"
+    assert (s["speed_cpu_min"], s["speed_cpu_median"], s["speed_cpu_max"]) == (1600.0, 1690.0, 1720.0)
+    assert (s["speed_iops_min"], s["speed_iops_median"], s["speed_iops_max"]) == (12000.0, 14250.0, 16000.0)
+    # q / median: x 1.0, 1.1, 0.8; y 50/50, 52/50, 49/50 = 1.0, 1.04, 0.98
+    # iops / median: x 15/15, 16/15, 12/15 = 1.0, 1.067, 0.8; y 14/14, 14.5/14, 13/14 = 1.0, 1.036, 0.929
+    # ranks of q: 3.5, 6, 1, 3.5, 5, 2; of iops: 3.5, 6, 1, 3.5, 5, 2: the same order, rho 1
+    assert s["speed_q_rho"] == pytest.approx(1.0)
+    runs["speed_randread_iops"] = [15000.0, 12000.0, 16000.0, 14000.0, 13000.0, 14500.0]  # the other way round
+    assert regime.reproduction_summary(runs)["speed_q_rho"] == pytest.approx(-1.0)
 
 
 def test_wait_for_a_quiet_machine_settles_or_gives_up():

@@ -127,4 +127,9 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
                      "repro.quiet_bound": f"{regime.QUIET.hi:g}", "repro.configurations": str(rs["configurations"]),
                      "repro.within_spread": str(rs["within"]), "repro.spread_bound": f"{regime.SPREAD * 100:g}",
                      "repro.worst_spread": f"{rs['worst'] * 100:.0f}", "repro.worst_configuration": rs["worst_configuration"]})
+        if rs["speed_runs"]:  # the machine-speed probe before each run (run.speed), in runs that have it
+            nums.update({"repro.speed_runs": str(rs["speed_runs"]),
+                         **{f"repro.speed_cpu_{k}": f"{rs[f'speed_cpu_{k}']:,.0f}" for k in ("min", "median", "max")},
+                         **{f"repro.speed_iops_{k}": f"{rs[f'speed_iops_{k}']:,.0f}" for k in ("min", "median", "max")},
+                         "repro.speed_q_rho": "n/a" if rs["speed_q_rho"] != rs["speed_q_rho"] else f"{rs['speed_q_rho']:.2f}"})
     return frame, items, tabs, nums

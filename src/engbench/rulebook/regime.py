@@ -183,6 +183,14 @@ def run_quantities(tables: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["run_id", "quantity", "step", "value"])
 
 
+def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
+    """A column as numbers (NaN where it is not one); all NaN when the table has no such column
+    (tables made before it existed)."""
+    if column not in frame:
+        return pd.Series(math.nan, index=frame.index, dtype=float)
+    return pd.to_numeric(frame[column], errors="coerce")
+
+
 # Issue 26: the repetitions of one configuration lie within ±15 % of their median throughput.
 SPREAD = 0.15
 
@@ -198,6 +206,14 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
                                           (experiment file, engine; q: the run's throughput)
         configurations, within            configurations with >= 2 repetitions, those with spread <= SPREAD
         worst, worst_configuration        the largest spread and its "experiment, engine"
+        speed_runs                        runs with the machine-speed probe taken before them
+                                          (run.speed: speed_cpu_mb_s, speed_randread_iops)
+        speed_cpu_min/median/max,         those probes' figures over the runs
+        speed_iops_min/median/max
+        speed_q_rho                       Spearman's rank correlation (Pearson's of the ranks), over the runs of configurations
+                                          with >= 2 repetitions, of q / median(q) with the probe's
+                                          speed_randread_iops / its median over the same configuration:
+                                          how far the device's speed before a run goes with its rate
 
     An empty dict when there is no reproduction run."""
     if "trial" not in runs or runs.empty:
@@ -207,15 +223,26 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
     if rep.empty:
         return {}
     other = pd.to_numeric(rep["other_cpu_pct"], errors="coerce").dropna()
-    spreads = {}
+    spreads, rel = {}, []
     for (e, eng), g in rep.groupby(["exp", "engine"]):
-        q = pd.to_numeric(g["q"], errors="coerce").dropna()
-        q = q[q > 0]
+        q = pd.to_numeric(g["q"], errors="coerce")
+        q = q[q > 0].dropna()
         if len(q) >= 2:
             spreads[f"{e}, {eng}"] = float((q / q.median() - 1).abs().max())
+            iops = _numbers(g.loc[q.index], "speed_randread_iops")
+            rel.append(pd.DataFrame({"q": q / q.median(), "iops": iops / iops.median()}))
     worst = max(spreads, key=spreads.get) if spreads else None
-    return {"runs": len(rep), "other_cpu_median": float(other.median()) if len(other) else math.nan,
-            "other_cpu_max": float(other.max()) if len(other) else math.nan,
-            "busy_runs": int((other > QUIET.hi).sum()), "configurations": len(spreads),
-            "within": sum(v <= SPREAD for v in spreads.values()),
-            "worst": spreads[worst] if worst else math.nan, "worst_configuration": worst or ""}
+    out = {"runs": len(rep), "other_cpu_median": float(other.median()) if len(other) else math.nan,
+           "other_cpu_max": float(other.max()) if len(other) else math.nan,
+           "busy_runs": int((other > QUIET.hi).sum()), "configurations": len(spreads),
+           "within": sum(v <= SPREAD for v in spreads.values()),
+           "worst": spreads[worst] if worst else math.nan, "worst_configuration": worst or ""}
+    cpu, iops = _numbers(rep, "speed_cpu_mb_s").dropna(), _numbers(rep, "speed_randread_iops").dropna()
+    out["speed_runs"] = int(min(len(cpu), len(iops)))
+    for key, s in (("speed_cpu", cpu), ("speed_iops", iops)):
+        out.update({f"{key}_min": float(s.min()) if len(s) else math.nan,
+                    f"{key}_median": float(s.median()) if len(s) else math.nan,
+                    f"{key}_max": float(s.max()) if len(s) else math.nan})
+    both = pd.concat(rel).dropna() if rel else pd.DataFrame(columns=["q", "iops"])
+    out["speed_q_rho"] = float(both["q"].rank().corr(both["iops"].rank())) if len(both) >= 3 else math.nan
+    return out
