@@ -141,3 +141,28 @@ def test_interrupted_calibration_is_sealed_and_leaves_nothing(scratch, sigs):
     said = []
     got = build_tables([run_dir], include_incomplete=True, log=said.append)
     assert got["devices"].empty and any(run_dir.name in s and "interrupted" in s for s in said), said
+
+
+def test_a_group_that_does_not_count_its_reads_is_found_by_hand():
+    from engbench.run.calibrate import uncounted_reads
+    jobs = {"randread_qd1": {"read": {"total_ios": 6000}}, "randwrite_qd32": {"read": {"total_ios": 0}},
+            "seqread": {"read": {"total_ios": 4000}}}
+    assert uncounted_reads(jobs, 10_000) is None and uncounted_reads(jobs, 9_000) is None  # 9,000 / 10,000 = 0.9
+    assert "counted 8,999 device reads of fio's 10,000" in uncounted_reads(jobs, 8_999)
+    assert uncounted_reads(jobs, None) is None, "a group without I/O counters: nothing to check"
+    assert uncounted_reads({"fsync": {"read": {"total_ios": 0}}}, 0) is None, "no reads: nothing to check"
+
+
+def test_calibration_fails_when_its_cgroup_does_not_count_the_device_reads(scratch, monkeypatch):
+    """Under a memory limit the calibration's direct reads are its group's own: a kernel whose group
+    counts none of them (as Linux 6.18.44 before cgroups.COUNTING_IOPS) makes the calibration fail
+    with the reason, so `engbench reproduce` stops before its runs report zero device reads; the
+    real group here counts them and the calibration is ok."""
+    from engbench.run import calibrate as cal, cgroups
+    ok = cal.calibrate(["run.memory_limit=256MB"], out_dir=scratch / "raw", jobs=("randread_qd1",))
+    assert ok.status == "ok", ok.error
+    real = cgroups.RunGroup.sample
+    monkeypatch.setattr(cgroups.RunGroup, "sample", lambda self: {**real(self), "read_ios": 0})
+    bad = cal.calibrate(["run.memory_limit=256MB"], out_dir=scratch / "raw", jobs=("randread_qd1",))
+    assert bad.status == "failed" and "cgroup counted 0 device reads of fio's" in bad.error, (bad.status, bad.error)
+    assert rundir.read_manifest(bad.run_dir)["status"] == "failed"

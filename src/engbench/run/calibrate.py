@@ -58,12 +58,35 @@ def calibrate(sets=(), out_dir: Path | None = None, argv=None, jobs=tuple(JOBS))
                     results[j] = _fio(j, rec.data_dir / "fio.dat", rec.run_dir / "fio" / f"{j}.json", group, stopper)
                 if not stopper.signals:
                     (rec.run_dir / "summary.json").write_text(json.dumps(figures(results), indent=2, sort_keys=True) + "\n")
+                    uncounted = uncounted_reads(results, group.sample().get("read_ios") if group else None)
+                    if uncounted:
+                        raise RuntimeError(uncounted)
                     rec.status = "ok"
             except Exception as exc:  # noqa: BLE001 - the run directory is still finalized
                 rec.error = f"{type(exc).__name__}: {exc}"
             if stopper.signals:
                 rec.status, rec.error = "interrupted", "interrupted by a signal; partial fio output kept"
     return runs.RunResult(rec.run_dir, rec.status, rec.error)
+
+
+COUNTED_AT_LEAST = 0.9  # of fio's direct reads, the share the run's cgroup must have counted
+
+
+def uncounted_reads(results: dict, group_reads: int | None) -> str | None:
+    """Why the run's group did not count the calibration's device reads, None when it did: every
+    fio job here reads with direct I/O, so each read is a device read of the group's own, and
+
+        counted = group_reads / Σ_jobs fio's read total_ios     must be ≥ COUNTED_AT_LEAST
+
+    (a group without I/O counters, group_reads None, or no reads: nothing to check). A kernel
+    that does not count them (cgroups.COUNTING_IOPS) would give every run under it zero device
+    reads of its own, and the regime gates would judge those."""
+    fio_reads = sum(int((j.get("read") or {}).get("total_ios") or 0) for j in results.values())
+    if group_reads is None or not fio_reads or group_reads >= COUNTED_AT_LEAST * fio_reads:
+        return None
+    return (f"the run's cgroup counted {group_reads:,} device reads of fio's {fio_reads:,} direct reads: "
+            "this kernel does not count a group's own device I/O, so runs under its limits would report "
+            "none (engbench.run.cgroups.COUNTING_IOPS)")
 
 
 def _fio(job: str, filename: Path, output: Path, group, stopper: runs.Stopper) -> dict:
