@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import workloads
 from . import driver, params, runs
 from .rounds import interleave
 
@@ -31,9 +30,7 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
     `description` names the experiment in each run's manifest (and so in the report)."""
     requests = [params.RunRequest(workload, e, dict(params_ or {}), params.knobs_for(e, dict(knobs or {})),
                                   seed) for e in engines]
-    renamed = workloads.renamed_in(workloads.get(workload), dict(params_ or {}))
-    if renamed:  # as `engbench run` says it (params.resolve), before any run
-        raise params.ParamError("; ".join(renamed))
+    params.refuse_old_names(workload, dict(params_ or {}))  # before any run
     for req in requests:
         driver.validate(req.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
     rows = []

@@ -112,11 +112,18 @@ def resolve(workload: str, engine: str | None, sets: list[str] = (), params_file
     # An experiment file may hold several engines' knobs; a --set knob is meant for this run, so one
     # of another engine's namespace goes to the driver, which refuses it with the valid choices.
     knobs = {**knobs_for(engine, data.get("knobs", {})), **set_knobs}
-    renamed = workloads.renamed_in(workloads.get(workload), params)
-    if renamed:  # before the driver, which would only say the old name is unknown
-        raise ParamError(f"{'; '.join(renamed)} (engbench engines --params {workload})")
+    refuse_old_names(workload, params)
     final_seed = seed if seed is not None else set_seed if set_seed is not None else data.get("seed", 1)
     return RunRequest(workload=workload, engine=engine, params=params, knobs=knobs, seed=int(final_seed))
+
+
+def refuse_old_names(workload: str, params: dict) -> None:
+    """ParamError naming each parameter or choice of `params` by its new name, where the workload
+    renamed it (Workload.renamed): before the driver, which would only say the old name is unknown.
+    `engbench run` (resolve) and the notebooks' path (experiments.run) both say it so."""
+    renamed = workloads.renamed_in(workloads.get(workload), params)
+    if renamed:
+        raise ParamError(f"{'; '.join(renamed)} (engbench engines --params {workload})")
 
 
 def description(params_file: Path | None) -> str | None:
