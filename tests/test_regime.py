@@ -20,10 +20,11 @@ from test_findings import _tables
 
 
 def test_other_cpu_is_the_machine_minus_the_runs_own_by_hand():
-    vm = pd.DataFrame({"us": [50, 60], "sy": [10, 20]})             # machine: mean(60, 80) = 70 % of all CPUs
+    vm = pd.DataFrame({"us": [50, 60], "sy": [10, 20], "st": [1, 4]})  # machine: mean(60, 80) = 70 % of all CPUs
     cg = pd.DataFrame({"t_unix_s": [0.0, 10.0], "cpu_ns": [0, 8e9]})  # 8 CPU-s in 10 s on 2 CPUs = 40 %
     got = machine.cpu_shares(vm, cg, None, 0.0, 10.0, 2)
-    assert got == {"machine_cpu_pct": 70.0, "own_cpu_pct": 40.0, "other_cpu_pct": 30.0, "own_cpu_source": "cgroup"}
+    assert got == {"machine_cpu_pct": 70.0, "own_cpu_pct": 40.0, "other_cpu_pct": 30.0, "steal_pct": 2.5,
+                   "own_cpu_source": "cgroup"}  # steal: mean(1, 4), other guests of the host
     # no cgroup: the driver process's user + system seconds (3 + 1 CPU-s in 10 s on 2 CPUs = 20 %)
     proc = pd.DataFrame({"t_unix_s": [0.0, 10.0], "cpu_user_s": [0.0, 3.0], "cpu_sys_s": [0.0, 1.0]})
     got = machine.cpu_shares(vm, None, proc, 0.0, 10.0, 2)
@@ -31,6 +32,7 @@ def test_other_cpu_is_the_machine_minus_the_runs_own_by_hand():
     # an older cgroup.csv without cpu_ns falls back to the process; never below 0
     got = machine.cpu_shares(pd.DataFrame({"us": [5], "sy": [0]}), cg.drop(columns="cpu_ns"), proc, 0.0, 10.0, 2)
     assert got["other_cpu_pct"] == 0.0
+    assert math.isnan(got["steal_pct"])  # a vmstat without st
     assert math.isnan(machine.cpu_shares(vm.iloc[0:0], cg, proc, 0.0, 10.0, 2)["other_cpu_pct"])
 
 
@@ -92,6 +94,7 @@ def test_reproduction_summary_by_hand():
     assert s["configurations"] == 2 and s["within"] == 1
     assert s["worst"] == pytest.approx(0.20) and s["worst_configuration"] == "repro_x, rocksdb"
     assert s["speed_runs"] == 0 and math.isnan(s["speed_q_rho"]), "tables made before the probe: no figures"
+    assert math.isnan(s["steal_median"]) and math.isnan(s["steal_q_rho"]), "tables made before steal_pct"
     assert regime.reproduction_summary(runs.iloc[0:0]) == {}
 
 
@@ -111,6 +114,19 @@ def test_reproduction_summary_of_the_speed_probe_by_hand():
     assert s["speed_q_rho"] == pytest.approx(1.0)
     runs["speed_randread_iops"] = [15000.0, 12000.0, 16000.0, 14000.0, 13000.0, 14500.0]  # the other way round
     assert regime.reproduction_summary(runs)["speed_q_rho"] == pytest.approx(-1.0)
+
+
+def test_reproduction_summary_of_the_hosts_steal_by_hand():
+    t = _tables({("repro_x", "rocksdb"): [100, 110, 80], ("repro_y", "lmdb"): [50, 52, 49]})
+    runs = t["runs"]
+    runs["other_cpu_pct"] = 1.0
+    runs["steal_pct"] = [0.5, 0.0, 13.5, 1.0, float("nan"), 2.0]
+    s = regime.reproduction_summary(runs)
+    assert (s["steal_median"], s["steal_max"]) == (1.0, 13.5)  # of 0, 0.5, 1, 2, 13.5
+    # q / median: 1.0, 1.1, 0.8, 1.0, (1.04: no steal), 0.98; ranks of q 3.5, 5, 1, 3.5, 2;
+    # of steal 2, 1, 5, 3, 4: Pearson of the ranks, d = rank - 3: dq .5, 2, -2, .5, -1; ds -1, -2, 2,
+    # 0, 1; Σ dq·ds = -9.5, Σ dq² = 9.5, Σ ds² = 10: -9.5 / sqrt(95) = -0.975
+    assert s["steal_q_rho"] == pytest.approx(-9.5 / 95 ** 0.5)
 
 
 def test_wait_for_a_quiet_machine_settles_or_gives_up():

@@ -132,4 +132,7 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
                          **{f"repro.speed_cpu_{k}": f"{rs[f'speed_cpu_{k}']:,.0f}" for k in ("min", "median", "max")},
                          **{f"repro.speed_iops_{k}": f"{rs[f'speed_iops_{k}']:,.0f}" for k in ("min", "median", "max")},
                          "repro.speed_q_rho": "n/a" if rs["speed_q_rho"] != rs["speed_q_rho"] else f"{rs['speed_q_rho']:.2f}"})
+        if rs["steal_median"] == rs["steal_median"]:  # steal_pct: tables made before it have none
+            nums.update({"repro.steal_median": f"{rs['steal_median']:.1f}", "repro.steal_max": f"{rs['steal_max']:.1f}",
+                         "repro.steal_q_rho": "n/a" if rs["steal_q_rho"] != rs["steal_q_rho"] else f"{rs['steal_q_rho']:.2f}"})
     return frame, items, tabs, nums

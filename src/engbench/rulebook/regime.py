@@ -214,6 +214,10 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
                                           with >= 2 repetitions, of q / median(q) with the probe's
                                           speed_randread_iops / its median over the same configuration:
                                           how far the device's speed before a run goes with its rate
+        steal_median, steal_max           the runs' steal_pct (CPU the hypervisor gave to other guests
+                                          of the host over the run's window, % of all CPUs)
+        steal_q_rho                       as speed_q_rho, of q / median(q) with steal_pct (not relative:
+                                          a quiet host steals ~0)
 
     An empty dict when there is no reproduction run."""
     if "trial" not in runs or runs.empty:
@@ -230,7 +234,8 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
         if len(q) >= 2:
             spreads[f"{e}, {eng}"] = float((q / q.median() - 1).abs().max())
             iops = _numbers(g.loc[q.index], "speed_randread_iops")
-            rel.append(pd.DataFrame({"q": q / q.median(), "iops": iops / iops.median()}))
+            rel.append(pd.DataFrame({"q": q / q.median(), "iops": iops / iops.median(),
+                                     "steal": _numbers(g.loc[q.index], "steal_pct")}))
     worst = max(spreads, key=spreads.get) if spreads else None
     out = {"runs": len(rep), "other_cpu_median": float(other.median()) if len(other) else math.nan,
            "other_cpu_max": float(other.max()) if len(other) else math.nan,
@@ -243,6 +248,11 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
         out.update({f"{key}_min": float(s.min()) if len(s) else math.nan,
                     f"{key}_median": float(s.median()) if len(s) else math.nan,
                     f"{key}_max": float(s.max()) if len(s) else math.nan})
-    both = pd.concat(rel).dropna() if rel else pd.DataFrame(columns=["q", "iops"])
-    out["speed_q_rho"] = float(both["q"].rank().corr(both["iops"].rank())) if len(both) >= 3 else math.nan
+    rel = pd.concat(rel) if rel else pd.DataFrame(columns=["q", "iops", "steal"])
+    for key, col in (("speed_q_rho", "iops"), ("steal_q_rho", "steal")):
+        both = rel[["q", col]].astype(float).dropna()
+        out[key] = float(both["q"].rank().corr(both[col].rank())) if len(both) >= 3 else math.nan
+    steal = _numbers(rep, "steal_pct").dropna()
+    out.update({"steal_median": float(steal.median()) if len(steal) else math.nan,
+                "steal_max": float(steal.max()) if len(steal) else math.nan})
     return out

@@ -117,6 +117,8 @@ BUSY = [_c("machine_cpu_pct", "% of all CPUs", "host", "", "mean vmstat us+sy ov
            "(its cgroup's cpuacct, else the driver process's)"),
         _c("other_cpu_pct", "% of all CPUs", "derived", "", "machine_cpu_pct − own_cpu_pct: what the rest of the "
            "machine used (normalize.machine)"),
+        _c("steal_pct", "% of all CPUs", "host", "", "mean vmstat st over the window: CPU the hypervisor gave "
+           "to other guests of the host (normalize.machine)"),
         _c("own_cpu_source", "", "derived", "", "cgroup or driver process: where own_cpu_pct comes from"),
         _c("speed_cpu_mb_s", "MiB/s", "manifest", "", "the machine's speed just before the run: sha256 MiB per "
            "second, one core (machine_before.speed, engbench.run.speed; NaN without --wait-quiet)"),

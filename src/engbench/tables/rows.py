@@ -40,7 +40,7 @@ RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "devi
              "documents_inserted", "bytes_per_document", *LOG_SLOT_COLS, *(f"{c}_per_op" for c in dev.CG_COUNTERS),
              "clients", "cal_run_id", "cal_read_iops", "read_iops_use", "read_mb_use", "write_mb_use",
              *sz.SIZE_COLS, "secondary_index_bytes", "engine_cache_bytes", "machine_cpu_pct", "own_cpu_pct",
-             "other_cpu_pct", "own_cpu_source", "speed_cpu_mb_s", "speed_randread_iops", *wl.EVENT_KINDS.values()]
+             "other_cpu_pct", "steal_pct", "own_cpu_source", "speed_cpu_mb_s", "speed_randread_iops", *wl.EVENT_KINDS.values()]
 LATENCY_COLS = ["run_id", "op", "count", "p50_us", "p95_us", "p99_us", "p999_us", "max_us",
                 "max_us_exact"]
 INTERVAL_COLS = ["run_id", "interval", "op", "t_start_unix_s", "t_end_unix_s", "warmup",
