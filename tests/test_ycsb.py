@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -69,29 +70,29 @@ def test_a_name_from_before_the_rename_is_refused_with_its_new_name_and_nothing_
     assert not (tmp_path / "work").exists() or not any((tmp_path / "work").iterdir())
 
 
-def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_new(shipped):
-    """The shipped YCSB runs recorded `workload` (and requestdistribution=workload) in their raw
-    captures, which are never rewritten: the tables read them as `letter`, and their trials'
-    recorded fingerprints still realize today's requests (so reproduce does not run them again).
-    Read from the committed runs (the `shipped` export), only those recorded under the old name."""
+BEFORE_RENAMES = Path(__file__).parent / "data" / "runs_before_renames"
+
+
+def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_new():
+    """Runs recorded `workload` (and requestdistribution=workload) in their raw captures, which are
+    never rewritten: the tables read them as `letter`, and their trials' recorded fingerprints still
+    realize the requests of the files they were measured for (so reproduce does not run them again).
+    Three shipped runs of 2026-11-26 with their experiment files (tests/data/runs_before_renames)."""
     spec = workloads.get("ycsb")
     then = {"workload": "c", "requestdistribution": "workload", "recordcount": 5}
     assert params_now(spec, then) == {"letter": "c", "requestdistribution": "letter", "recordcount": 5}
     assert params_then(spec, params_now(spec, then)) == then
-    raw = shipped / "data" / "raw"
-    old = {d.name for d in raw.iterdir() if (d / "manifest.json").is_file()
-           and "workload" in (json.loads((d / "manifest.json").read_text()).get("params") or {})
-           and json.loads((d / "manifest.json").read_text()).get("workload") == "ycsb"}
-    assert len(old) >= 45
-    runs = pd.read_parquet(shipped / "data" / "processed" / "runs.parquet")
-    y = runs[runs["run_id"].isin(old)]
-    assert len(y) == len(old) and set(y["param.letter"].astype(str)) >= {"a", "c", "e"}
+    raw = BEFORE_RENAMES / "raw"
+    old = {d.name for d in raw.iterdir() if "workload" in json.loads((d / "manifest.json").read_text())["params"]}
+    assert len(old) == 3
+    runs = build_tables(sorted(raw.iterdir()))["runs"]
+    assert set(runs["run_id"]) == old and set(runs["param.letter"].astype(str)) == {"a", "c", "e"}
     assert "param.workload" not in runs.columns
-    assert set(y["param.requestdistribution"].dropna().astype(str)) == {"letter"}
-    files = sorted((paths.REPO / "notebooks" / "params").glob("repro_ycsb_rum_*.yaml"))
+    assert set(runs["param.requestdistribution"].dropna().astype(str)) == {"letter"}
+    files = sorted((BEFORE_RENAMES / "params").glob("repro_ycsb_rum_*.yaml"))
     done = matrix.verified_runs(raw)
-    trials = [t for t in matrix.trials(files, validate=False) if t.key in done and done[t.key][0].name in old]
-    assert len(trials) >= 45
+    trials = [t for t in matrix.trials(files, validate=False) if t.key in done]
+    assert len(trials) == 3
     for t in trials:
         recorded = done[t.key][1]
         assert recorded != t.fingerprint and t.realized_by(recorded), t.key
