@@ -153,7 +153,10 @@ def test_the_findings_are_collected_in_the_registrys_order_with_after():
     assert module_of["c2"] is c and module_of["a3"] is a
     with pytest.raises(ValueError):
         claims.collect([c, a])   # AFTER names a finding not collected before it
-    from engbench.workloads import upper
-    assert [x.id for x in claims.FINDINGS] == [x.id for x in claims.collect(upper.FINDINGS)[0]]
+    from engbench import registry
+    from engbench.workloads import upper  # the folders with a findings.py, which the registry loads
+    own = registry.modules("findings")
+    assert [m.__name__ for m in own] == [f"{f.__name__}.findings" for f in upper.FINDINGS]
+    assert [x.id for x in claims.FINDINGS] == [x.id for x in claims.collect(own)[0]]
     assert {claims.MODULE_OF[x.id].__name__.rsplit(".", 2)[1] for x in claims.FINDINGS} == {
-        m.__name__.rsplit(".", 2)[1] for m in upper.FINDINGS}
+        f.__name__.rsplit(".", 1)[1] for f in upper.FINDINGS}

@@ -1,7 +1,7 @@
 """The package's layering (issue 29), kept true: the import-linter contracts in pyproject.toml
-(layers from the command down to `paths`, no circles at any depth, the workload folders apart from
-each other and reached only through the registry) hold, every top-level module of engbench stands
-on a layer and is held to the registry, and a function-local import of engbench says why it is not
+(layers from the command and the workload folders down to `paths`, no circles at any depth, the
+workload folders apart from each other and reached only through engbench.registry) hold, every
+top-level module of engbench stands on a layer and is held to the registry, and a function-local import of engbench says why it is not
 at the top (`# local: <reason>`), so none hides a circle."""
 
 import ast
@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+import pytest
 
 import engbench
 from engbench import paths
@@ -38,45 +40,41 @@ def test_every_top_level_module_stands_on_a_layer():
                                    f"no such module: {sorted(set(placed) - modules)}"
 
 
-def test_every_module_but_the_registry_reaches_a_workload_folder_only_through_it():
+def test_no_module_but_the_folders_imports_them():
+    """Every top-level module but the folders is forbidden to import them (contract
+    through-the-registry), and the only importer of engbench.workloads outside it is the
+    composition root, engbench/__init__.py."""
     sources = set(next(c for c in contracts() if c["id"] == "through-the-registry")["source_modules"])
     modules = {f"engbench.{m.name}" for m in pkgutil.iter_modules(engbench.__path__)}
     assert sources == modules - {"engbench.workloads"}, sorted(sources ^ (modules - {"engbench.workloads"}))
-
-
-def forbidden_to(readers: set, forbidden: set) -> set:
-    """The readers neither forbidden themselves nor inside a forbidden package (import-linter's
-    forbidden_modules hold a package's every module)."""
-    return {r for r in readers if not any(r == f or r.startswith(f + ".") for f in forbidden)}
-
-
-def test_only_what_the_report_modules_may_not_reach_reads_the_upper_registry():
-    """The circles report.paper -> workloads.upper -> <folder>.report -> report.<engine> and
-    findings.catalog -> workloads.upper -> <folder>.findings -> rulebook (-> findings, had it one)
-    are kept open by forbidding the folders' upper modules every reader of the upper registry (a new
-    reader must be added to the contract, or it could close a circle the package-level contracts do
-    not see)."""
     import grimp
     graph = grimp.build_graph("engbench")
-    readers = graph.find_modules_that_directly_import("engbench.workloads.upper")
-    forbidden = set(next(c for c in contracts() if c["id"] == "report-modules-below-the-paper")["forbidden_modules"])
-    assert {"engbench.report.paper", "engbench.findings.catalog"} <= readers, "the paper and the findings read it"
-    assert not forbidden_to(readers, forbidden), sorted(forbidden_to(readers, forbidden))
-    assert forbidden_to({"engbench.findings.catalog", "engbench.findingsx", "engbench.report.data"},
-                        {"engbench.findings", "engbench.report.paper"}) == {"engbench.findingsx", "engbench.report.data"}
+    folders = {m for m in graph.modules if m == "engbench.workloads" or m.startswith("engbench.workloads.")}
+    readers = {r for m in folders for r in graph.find_modules_that_directly_import(m)} - folders
+    assert readers == {"engbench"}, sorted(readers)
 
 
-def test_only_what_the_middle_modules_may_not_reach_reads_the_middle_registry():
-    """The tables, the Methods section and the regime gates read the folders' normalize.py and
-    regime.py through the middle registry; a reader those modules could reach would close a
-    circle, so every reader is forbidden to them (contract middle-modules-below-their-readers)."""
-    import grimp
-    graph = grimp.build_graph("engbench")
-    readers = graph.find_modules_that_directly_import("engbench.workloads.middle")
-    forbidden = set(next(c for c in contracts() if c["id"] == "middle-modules-below-their-readers")["forbidden_modules"])
-    assert {"engbench.tables.rows", "engbench.report.methods", "engbench.rulebook.regime"} <= readers, \
-        "the tables, the Methods section and the regime gates read it"
-    assert not forbidden_to(readers, forbidden), sorted(forbidden_to(readers, forbidden))
+def test_importing_any_part_of_the_package_installs_the_workloads():
+    """A fresh interpreter that imports only the tables (as a notebook or the workflow may) finds
+    every folder in the registry, in the paper's order, with its own modules' hooks."""
+    code = ("import engbench.tables.rows, sys\nfrom engbench import registry\n"
+            "print(','.join(registry.order()))\n"
+            "print(registry.hook('normalize', 'sysbench-update', 'step_rows').__module__)\n"
+            "print(registry.hook('report', 'ycsb', 'nope'), len(registry.modules('findings')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-800:]
+    assert out.stdout.split("\n")[:3] == [
+        "iibench,fillseq,sysbench-update,bulk-insert,linkbench,cache-pollution,ycsb",
+        "engbench.workloads.sysbench_update.normalize", "None 6"]
+
+
+def test_a_lookup_before_the_folders_are_installed_is_refused(monkeypatch):
+    """Were the registry read before engbench.workloads handed the folders in (a module reading it
+    at import time), every workload would silently count requests: it says so instead."""
+    from engbench import registry
+    monkeypatch.setattr(registry, "_INSTALLED", None)
+    with pytest.raises(RuntimeError, match="no workload is installed"):
+        registry.get("iibench")
 
 
 def test_every_upper_module_of_a_folder_imports_first():

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from engbench import paths, workloads
+from engbench import registry as engbench_registry
 from engbench.report import comparison_tables as tables, data, theme
 from engbench.run import driver, limits
 
@@ -65,27 +66,28 @@ def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
     assert workloads.WORKLOADS[name] is listed[0].WORKLOAD
 
 
-# a folder's module (workloads/<name>/<stem>.py) → the registry that lists it, its list, and its map by
-# workload name (None: it has none)
+# a folder's own module (workloads/<name>/<stem>.py) → the list that names its folder (module of
+# engbench.workloads, list); engbench.registry loads it by name under the kind <stem>
 FOLDER_MODULES = {
-    "report": ("upper", "REPORTS", "BY_NAME"),
-    "findings": ("upper", "FINDINGS", None),
-    "normalize": ("middle", "NORMALIZE", "BY_NAME"),
-    "regime": ("middle", "REGIME", None),
+    "report": ("upper", "REPORTS"),
+    "findings": ("upper", "FINDINGS"),
+    "normalize": ("middle", "NORMALIZE"),
+    "regime": ("middle", "REGIME"),
 }
 
 
 @pytest.mark.parametrize("stem", sorted(FOLDER_MODULES))
 @pytest.mark.parametrize("name", WORKLOADS)
-def test_a_folders_module_is_listed_by_its_registry_once(name, stem):
-    registry, listing, by_name = FOLDER_MODULES[stem]
-    reg = importlib.import_module(f"engbench.workloads.{registry}")
-    mod = f"engbench.workloads.{name.replace('-', '_')}.{stem}"
+def test_a_folders_module_is_listed_once_and_found_by_the_registry(name, stem):
+    where, listing = FOLDER_MODULES[stem]
+    lists = importlib.import_module(f"engbench.workloads.{where}")
+    folder = f"engbench.workloads.{name.replace('-', '_')}"
     has = (paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_") / f"{stem}.py").is_file()
-    listed = [m for m in getattr(reg, listing) if m.__name__ == mod]
-    assert len(listed) == (1 if has else 0), f"{registry}.{listing} lists {mod} once if it exists, else not"
-    assert not has or by_name is None or getattr(reg, by_name)[name] is listed[0], \
-        "the module carries its folder's entry"
+    listed = [f for f in getattr(lists, listing) if f.__name__ == folder]
+    assert len(listed) == (1 if has else 0), f"{where}.{listing} lists {folder} once if it has {stem}.py, else not"
+    own = engbench_registry.module(stem, name)
+    assert (own.__name__ if own else None) == (f"{folder}.{stem}" if has else None), \
+        "the registry loads the folder's own module by its entry's name"
 
 
 @pytest.mark.parametrize("name", WORKLOADS)

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engbench import workloads
+from engbench import registry
 from engbench.normalize.rum import engine_reads
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
@@ -227,7 +227,7 @@ def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     assert c["ops"] > 1000 and f["ops"] > 1000
     # The capped run's own reads (its cgroup's counters over the window): 0.71 per read here.
     assert c["cg_r_per_op"] >= 0.25, c[["cg_r_per_op", "r_per_op", "ops"]].to_dict()
-    rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])
+    rpr = registry.reads_per_point_read(proc["runs"], proc["latency"])
     assert rpr[capped.name] >= 0.25  # iostat: the whole disk, so at least the run's own
     cached_own = _own_reads_per_op(cached, f)
     # everything served by the page cache (0.000 alone; 0.149 once while another test run dropped it)

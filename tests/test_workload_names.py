@@ -5,7 +5,7 @@ workload's registry name or its folder's name (code that picks a workload by nam
 prose for the reader and are not checked, nor are longer strings that mention a workload in
 words, such as a column's description or a source document's title). What a workload is, and
 whatever the shared machinery does for only some workloads, is read from the registry
-(engbench.workloads: the facts; workloads.middle and workloads.upper: the folders' modules).
+(engbench.registry, into which engbench.workloads hands the folders' entries and modules).
 
 Read from the source with `ast`. The checker is tested on a made-up package first, so it cannot
 pass by seeing nothing."""
@@ -100,8 +100,8 @@ def findings(root: Path, names: set, folders: set, allowed: dict) -> list[str]:
 
 def test_no_module_outside_the_workload_folders_names_a_workload():
     found = findings(SRC, NAMES, FOLDERS, ALLOWED)
-    assert not found, ("name the workload through the registry (engbench.workloads, workloads.middle, "
-                       "workloads.upper), or allow-list it above with the reason:\n" + "\n".join(found))
+    assert not found, ("name the workload through the registry (engbench.registry: get, hook, ...), "
+                       "or allow-list it above with the reason:\n" + "\n".join(found))
 
 
 def test_every_allowed_name_is_still_there():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engbench import matrix, paths, workloads
+from engbench import matrix, paths, registry, workloads
 from engbench.workloads import params_now, params_then
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
@@ -145,7 +145,7 @@ def test_processed_per_request(processed):
     assert r["read_amp_device"] == pytest.approx(r["device_bytes_read"] / r["logical_bytes_read"])
     loads = proc["loads"].set_index("run_id")
     assert loads.loc[r["run_id"], "inserts"] == 2000
-    rpr = workloads.reads_per_point_read(proc["runs"], proc["latency"])
+    rpr = registry.reads_per_point_read(proc["runs"], proc["latency"])
     lat = proc["latency"].set_index(["run_id", "op"])
     reads = lat.loc[(r["run_id"], "read"), "count"]
     assert reads == summ["totals"]["read"]["requests"]

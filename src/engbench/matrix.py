@@ -34,7 +34,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths, workloads
+from . import paths, registry
 from .run import driver, limits, params, rundir, runs
 from .run.rounds import interleave
 
@@ -65,7 +65,7 @@ class Trial:
         request's fingerprint, or the one it had before its workload's parameters were renamed
         (Workload.renamed: a rename changes no run, so the runs recorded under the old names stay
         done; tests/test_shipped.py)."""
-        then = workloads.params_then(workloads.get(self.request.workload), self.request.params)
+        then = registry.params_then(registry.get(self.request.workload), self.request.params)
         return recorded in (self.fingerprint, _fingerprint(dataclasses.replace(self.request, params=then)))
 
 

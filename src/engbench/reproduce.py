@@ -30,15 +30,15 @@ import time
 from pathlib import Path
 
 from . import importer, matrix, paths
-from . import workloads as registry
+from . import registry
 from .run import calibrate, limits, machine, params, rundir
 
 PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix; each
 # workload folder states its own (Workload.reproduction), in the registry's order.
-GROUPS = {w.reproduction[0]: w.reproduction[1:] for w in map(registry.get, registry.ORDER) if w.reproduction}
+GROUPS = {w.reproduction[0]: w.reproduction[1:] for w in map(registry.get, registry.order()) if w.reproduction}
 # A run's wall seconds before a run of the same trial exists (Workload.seconds_per_run; else 60).
-DEFAULT_SECONDS = {w.name: w.seconds_per_run for w in map(registry.get, registry.ORDER) if w.seconds_per_run}
+DEFAULT_SECONDS = {w.name: w.seconds_per_run for w in map(registry.get, registry.order()) if w.seconds_per_run}
 SNAKEFILE = paths.REPO / "workflow" / "Snakefile"
 PROFILE = paths.REPO / "workflow" / "profiles" / "local"
 

@@ -1,5 +1,5 @@
 """`engbench main`: the README's first command. Runs the notebook of the registry's main workload
-(engbench.workloads.MAIN, its folder's main_job parameters: iibench, through papermill) on every
+(engbench.registry.main(), its folder's main_job parameters: iibench, through papermill) on every
 available embedded engine at a size that finishes in a few minutes here, and lists the run
 directories it wrote; then processes every run directory in data/raw (the new ones with the
 ones already there) into data/processed and builds the paper from it (paper/build/), and prints
@@ -9,10 +9,10 @@ import sys
 import warnings
 from pathlib import Path
 
-from .. import paths
+from .. import paths, registry
 from ..run import rundir
-from ..workloads import MAIN
 
+MAIN = registry.main()  # the workload `engbench main` runs (its folder's main_job parameters)
 DEFAULT_PARAMS = paths.REPO / "notebooks" / "params" / MAIN.main_job
 
 

@@ -5,7 +5,7 @@
     findings.values(tables) -> DataFrame                 one row per claim, configuration and run (charts)
 
 claims collects the claims (the document's words, the metric, what is compared, the rule in
-words) from each workload folder's findings.py, through the upper registry; the rulebook (engbench.rulebook) says what a finding is: its measure picks each
+words) from each workload folder's findings.py, through engbench.registry; the rulebook (engbench.rulebook) says what a finding is: its measure picks each
 configuration's values out of the processed tables, its rules turn them into a verdict. The columns:
 
     id, source, document, words        the claim and where it comes from (source documents, data/published)

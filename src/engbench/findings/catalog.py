@@ -2,12 +2,12 @@
 (notebooks/params/repro_*.yaml) re-measures here, with the rule that turns the measured samples into
 a verdict and the gates of its experiments, collected from the workload folders: each folder whose
 experiments re-measure claims states them in its findings.py (workloads/<name>/findings.py, listed
-by the upper registry engbench.workloads.upper, FINDINGS), with the rulebook (engbench.rulebook).
+by engbench.workloads.upper, read through engbench.registry), with the rulebook (engbench.rulebook).
 The words are quoted from the documents; nothing here is a measured value or a verdict.
 Every claim of the documents, tested here or not (and why not), is in the inventory:
 data/published/claims_inventory.csv (its finding_ids column names the findings below).
 
-    FINDINGS     every finding, in the order of the upper registry's FINDINGS; a module with AFTER
+    FINDINGS     every finding, in the order of engbench.workloads.upper's FINDINGS; a module with AFTER
                  (a finding's id) puts its findings right after that one (the findings table's
                  order, data/processed/findings.csv, where one document's claims are measured on
                  two workloads' runs)
@@ -16,8 +16,8 @@ data/published/claims_inventory.csv (its finding_ids column names the findings b
 
 from __future__ import annotations
 
+from .. import registry
 from ..rulebook.finding import SOURCE_FILE, SOURCE_TITLE, Finding, Pick, labels
-from ..workloads import upper
 
 
 def collect(modules) -> tuple[list, dict]:
@@ -32,7 +32,7 @@ def collect(modules) -> tuple[list, dict]:
     return found, module_of
 
 
-FINDINGS, MODULE_OF = collect(upper.FINDINGS)
-GATES: dict = {exp: gates for m in upper.FINDINGS for exp, gates in m.GATES.items()}
+FINDINGS, MODULE_OF = collect(registry.modules("findings"))
+GATES: dict = {exp: gates for m in registry.modules("findings") for exp, gates in m.GATES.items()}
 
 __all__ = ["FINDINGS", "GATES", "MODULE_OF", "SOURCE_FILE", "SOURCE_TITLE", "Finding", "Pick", "collect", "labels"]

@@ -5,7 +5,7 @@ per-transaction table (tps, r/t, rKB/t, wKB/t, Mcpu/t), requests the same per re
 
 import pandas as pd
 
-from ..workloads import units
+from ..registry import units
 
 # (printed header, runs column) per table kind
 # (the source documents' iibench tables: per insert, per 200k inserts; and per request of `batch`)

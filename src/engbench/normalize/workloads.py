@@ -2,7 +2,7 @@
 outputs"), from the parsed captures and the driver's summary.json / engine_stats_*.json as dicts
 (nothing here reads files). A workload's own rows (sysbench-update's steps, cache-pollution's
 phases and the regime of its cold pass) are its folder's normalize.py (workloads/<name>/), read
-through the middle registry (engbench.workloads.middle).
+through engbench.registry.hook (engbench.workloads.middle lists them).
 
 - load phases (sysbench-update, linkbench, cache-pollution): the load's insert rate and, when the
   summary gives the load's window, its costs per insert;
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from .. import workloads as registry
+from .. import registry
 from .amplification import load_write_amp
 from .costs import window_costs
 from .perop import max_rss_gb, mcpu_per_op, process_kb_per_op, rate_per_op

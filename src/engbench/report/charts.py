@@ -12,7 +12,7 @@ import re
 import altair as alt
 import pandas as pd
 
-from .. import workloads as registry
+from .. import registry
 from ..normalize import device as dev
 from . import theme
 

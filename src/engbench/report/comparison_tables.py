@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from .. import workloads as registry
+from .. import registry
 from ..normalize import views
-from ..workloads import units
+from ..registry import units
 
 # printed header → (unit, decimals rule); the runs column comes from normalize.views
 UNITS = {"ips": ("inserts/s", 0), "wKB/i": ("KB/insert", 2), "Mcpu/i": ("(us+sy)·1e6/ips", 0),

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .. import workloads as registry
+from .. import registry
 from ..run import driver
 from ..tables.processed import ProcessedError
 

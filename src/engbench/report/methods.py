@@ -8,53 +8,57 @@ import inspect
 import json
 
 from .. import normalize as nz
+from .. import registry
 from .. import tables
 from ..normalize import device as dev
 from ..normalize import sizes
 from ..normalize import workloads as wl
-from ..workloads import middle
 from .data import decoded, param_defaults
 
-FORMULAS = [
-    ("q (ips, tps)", nz.rate),
-    ("x per operation (r/op, wKB/op, cs/op)", nz.rate_per_op),
-    ("Mcpu/op", nz.mcpu_per_op),
-    ("CPU µs/op", nz.cpu_us_per_op),
-    ("per 200k / per request", nz.per_n),
-    ("size, rss (GB)", nz.gib),
-    ("read amplification, device (read_amp_device)", nz.read_amp_device),
-    ("read amplification, cgroup (read_amp_cgroup)", nz.read_amp_cgroup),
-    ("read amplification, process (read_amp_process)", nz.read_amp_process),
-    ("write amplification, device (write_amp_device)", nz.write_amp_device),
-    ("write amplification, process (write_amp_process)", nz.write_amp_process),
-    ("write amplification of a load (loads.write_amp_*)", nz.load_write_amp),
-    ("space amplification (space_amp)", nz.space_amp),
-    ("latency percentiles", nz.latency_percentiles),
-    ("insert-rate percentiles", nz.throughput_percentiles),
-    ("measured window", nz.trim_to_window),
-    ("capture gaps (runs.warnings)", nz.missed_seconds),
-    ("amplification not computed (runs.amp_notes)", nz.why_no_ratio),
-    ("partial intervals", nz.partial_intervals),
-    ("costs over a window (steps, load)", nz.window_costs),
-    *middle.FORMULAS,  # the workload folders' own rows (workloads/<name>/normalize.py)
-    ("load phase", wl.load_row),
-    ("log slot joins that waited (log_slot_wait_fraction)", wl.log_slot_figures),
-    ("sizes by kind (data, index, table, log)", sizes.sizes),
-    ("what a data-directory file holds", sizes.kind),
-    ("run limits (runs.limits, limit.*)", dev.limit_fields),
-    ("run limits label", dev.limits_label),
-    ("a run's own device I/O (cg_*_per_op)", dev.cgroup_per_op),
-    ("cgroup counter over the window", dev.counter_increase),
-    ("clients of a run", dev.clients),
-    ("calibrated read IOPS a run is compared with", dev.calibrated_read_iops),
-    ("use of a calibrated limit", dev.use),
-    ("MB/s from iostat's kB/s", dev.mb_per_s),
-    ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
-    ("the calibration a run is compared with", tables.device_use),
-    # the steps table's device use, labelled by the workloads whose folders give steps
-    *((f"device use per {m.WORKLOAD.name} step", tables.step_device_use)
-      for m in middle.NORMALIZE if hasattr(m, "step_rows")),
-]
+
+def formula_functions() -> list:
+    """(label, function) of every formula the Methods section prints, the workload folders' own
+    among the shared ones (read at call time: engbench.registry)."""
+    return [
+        ("q (ips, tps)", nz.rate),
+        ("x per operation (r/op, wKB/op, cs/op)", nz.rate_per_op),
+        ("Mcpu/op", nz.mcpu_per_op),
+        ("CPU µs/op", nz.cpu_us_per_op),
+        ("per 200k / per request", nz.per_n),
+        ("size, rss (GB)", nz.gib),
+        ("read amplification, device (read_amp_device)", nz.read_amp_device),
+        ("read amplification, cgroup (read_amp_cgroup)", nz.read_amp_cgroup),
+        ("read amplification, process (read_amp_process)", nz.read_amp_process),
+        ("write amplification, device (write_amp_device)", nz.write_amp_device),
+        ("write amplification, process (write_amp_process)", nz.write_amp_process),
+        ("write amplification of a load (loads.write_amp_*)", nz.load_write_amp),
+        ("space amplification (space_amp)", nz.space_amp),
+        ("latency percentiles", nz.latency_percentiles),
+        ("insert-rate percentiles", nz.throughput_percentiles),
+        ("measured window", nz.trim_to_window),
+        ("capture gaps (runs.warnings)", nz.missed_seconds),
+        ("amplification not computed (runs.amp_notes)", nz.why_no_ratio),
+        ("partial intervals", nz.partial_intervals),
+        ("costs over a window (steps, load)", nz.window_costs),
+        *registry.formulas(),  # the workload folders' own rows (workloads/<name>/normalize.py)
+        ("load phase", wl.load_row),
+        ("log slot joins that waited (log_slot_wait_fraction)", wl.log_slot_figures),
+        ("sizes by kind (data, index, table, log)", sizes.sizes),
+        ("what a data-directory file holds", sizes.kind),
+        ("run limits (runs.limits, limit.*)", dev.limit_fields),
+        ("run limits label", dev.limits_label),
+        ("a run's own device I/O (cg_*_per_op)", dev.cgroup_per_op),
+        ("cgroup counter over the window", dev.counter_increase),
+        ("clients of a run", dev.clients),
+        ("calibrated read IOPS a run is compared with", dev.calibrated_read_iops),
+        ("use of a calibrated limit", dev.use),
+        ("MB/s from iostat's kB/s", dev.mb_per_s),
+        ("read-bound rate (dashed line on the rate charts)", dev.ops_ceiling),
+        ("the calibration a run is compared with", tables.device_use),
+        # the steps table's device use, labelled by the workloads whose folders give steps
+        *((f"device use per {m.WORKLOAD.name} step", tables.step_device_use)
+          for m in registry.modules("normalize") if hasattr(m, "step_rows")),
+    ]
 
 
 def _distinct(values):
@@ -146,7 +150,7 @@ def run_rows(exps, manifests) -> list[dict]:
 
 
 def formulas() -> list[tuple[str, str]]:
-    return [(name, inspect.getdoc(fn)) for name, fn in FORMULAS]
+    return [(name, inspect.getdoc(fn)) for name, fn in formula_functions()]
 
 
 def processing_notes() -> str:

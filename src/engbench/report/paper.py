@@ -30,8 +30,7 @@ from pathlib import Path
 import jinja2
 
 from .. import paths, verdicts
-from .. import workloads as registry
-from ..workloads import upper
+from .. import registry
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
 from . import charts, citation, comparison_tables, data, device, findings, manuscript, methods
@@ -100,7 +99,7 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     """Save every chart; experiment key → [(caption, relative path)]; "sweeps" → same."""
     out = {}
     for e in exps:
-        m, own = machine_of(e.runs), upper.hook(e.workload, "figures")
+        m, own = machine_of(e.runs), registry.hook("report", e.workload, "figures")
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
                  charts.insert_rate(e, proc["intervals"], m)),
                 *(own(e, proc, m) if own else ()),
@@ -132,25 +131,25 @@ def _sweep_groups(runs):
 
 def _workload_tables(e, proc) -> tuple[list, str | None]:
     """The workload-specific tables of one experiment (first), and a note for the text."""
-    own = upper.hook(e.workload, "tables")
+    own = registry.hook("report", e.workload, "tables")
     return own(e, proc) if own else ([], None)
 
 
 def _sentences(e, proc, nums) -> list[str]:
     """The sentences of one experiment: its workload's own (its report.py's), none else."""
-    own = upper.hook(e.workload, "sentences")
+    own = registry.hook("report", e.workload, "sentences")
     return own(e, proc, nums) if own else []
 
 
 def sections(exps, proc, nums) -> list[dict]:
-    """One section per workload present, in workloads.ORDER (then any other, by name): heading,
+    """One section per workload present, in the registry's order (then any other, by name): heading,
     intro (the registry's), its experiments, workload-level tables and sentences."""
-    order = registry.ORDER
+    order = registry.order()
     present = sorted({e.workload for e in exps}, key=lambda w: (order.index(w) if w in order
                                                                else len(order), w))
     out = []
     for w in present:
-        own = upper.hook(w, "section")
+        own = registry.hook("report", w, "section")
         wl_tabs, text, charts_ = own(proc, nums) if own else ([], [], [])
         cite = "; ".join(f"@{k}" for k in registry.get(w).cite)
         out.append({"workload": w, "intro": registry.get(w).intro, "cite": f"[{cite}]" if cite else "",

@@ -1,7 +1,7 @@
 """The paper's generated sentences: each states a measured comparison with numbers printed as their
 tables print them, and registers every number it quotes in numbers.json (so `engbench verify`
 checks the text too). Nothing is written by hand but the wording. A workload's own sentences are
-in its folder's report.py (engbench.workloads.upper); these are the helpers they share."""
+in its folder's report.py (listed by engbench.workloads.upper); these are the helpers they share."""
 
 from __future__ import annotations
 

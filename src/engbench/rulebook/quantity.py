@@ -1,7 +1,7 @@
 """What a regime gate measures (regime.py): a Quantity, one value per run (per step for per-step
-quantities) from the processed tables. The shared ones are regime.QUANTITIES'; a workload's own are
-its folder's regime.py (workloads/<name>/regime.py, read through the middle registry
-engbench.workloads.middle), which imports this module and nothing else of the rulebook."""
+quantities) from the processed tables. The shared ones are regime.SHARED; a workload's own are
+its folder's regime.py (workloads/<name>/regime.py, read through engbench.registry.quantities;
+engbench.workloads.middle lists it), which imports this module and nothing else of the rulebook."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ was). A run here that is not in that regime says nothing about the claim, whiche
 fall. So every reproduction experiment states its regime as gates — measured quantities with bounds,
 each with what the source document measured — and every run reports those quantities from its own
 counters (QUANTITIES: the processed tables only; a workload's own quantities are its folder's
-regime.py, read through the middle registry, engbench.workloads.middle). A claim whose runs miss a gate gets the verdict
+regime.py, read through engbench.registry.quantities). A claim whose runs miss a gate gets the verdict
 "not in the source's regime" (rules.NOT_IN_REGIME) with the measured figure, never a verdict on
 its numbers.
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from ..workloads import middle
+from .. import registry
 from . import measure
 from .quantity import Quantity
 
@@ -78,7 +78,7 @@ def _device_reads(t, run):
 
 
 _PAGES_READ = "cache: pages read into cache"
-QUANTITIES = {q.name: q for q in [
+SHARED = [  # every run's; a workload's own are its folder's regime.py (quantities())
     Quantity("other_cpu_pct", "% of all CPUs", "CPU the rest of the machine used over the client window: vmstat "
              "us+sy minus the run's own (runs.other_cpu_pct, normalize.machine)", _col("other_cpu_pct")),
     Quantity("device_reads_per_op", "reads / op", "device reads by the run's own cgroup over the client window "
@@ -104,8 +104,13 @@ QUANTITIES = {q.name: q for q in [
              _col("log_slot_wait_fraction")),
     Quantity("tables_per_memory_limit", "×", "data + index bytes at the end ÷ the run's memory limit "
              "(runs.table_bytes / limit.memory_bytes)", _ratio(_col("table_bytes"), _col("limit.memory_bytes"))),
-    *middle.QUANTITIES,  # the workload folders' own (workloads/<name>/regime.py)
-]}
+]
+
+
+def quantities() -> dict:
+    """{name: Quantity}: the shared quantities, then the workload folders' own
+    (workloads/<name>/regime.py, through engbench.registry)."""
+    return {q.name: q for q in [*SHARED, *registry.quantities()]}
 
 
 @dataclass(frozen=True)
@@ -117,7 +122,7 @@ class Gate:
     source: str = ""               # what the source document measured, that the bound comes from
 
     def bound(self) -> str:
-        q = QUANTITIES[self.quantity]
+        q = quantities()[self.quantity]
         if self.lo is not None and self.hi is not None:
             b = f"{_g(self.lo)}–{_g(self.hi)}"
         else:
@@ -167,7 +172,7 @@ def check(tables: dict, experiment: str, engine: str, gates: dict, only: list | 
     runs = measure.runs_of(tables["runs"], experiment, engine)
     out = []
     for g in (only if only is not None else gates_for(gates, experiment, engine)):
-        vals = tuple(v for _, run in runs.iterrows() for v in QUANTITIES[g.quantity].fn(tables, run))
+        vals = tuple(v for _, run in runs.iterrows() for v in quantities()[g.quantity].fn(tables, run))
         out.append(GateResult(g, vals, bool(vals) and all(g.admits(v) for v in vals)))
     return out
 
@@ -176,7 +181,7 @@ def run_quantities(tables: dict) -> pd.DataFrame:
     """The long table of every quantity of every run (regime.csv): run_id, quantity, step, value."""
     rows = []
     for _, run in tables["runs"].iterrows():
-        for q in QUANTITIES.values():
+        for q in quantities().values():
             for i, v in enumerate(q.fn(tables, run)):
                 if v == v:
                     rows.append({"run_id": run["run_id"], "quantity": q.name, "step": i, "value": v})

@@ -13,7 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .. import __version__, paths
+from .. import paths
+from ..version import __version__
 
 
 def _read(path: str | Path) -> str | None:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import yaml
 
-from .. import workloads
+from .. import registry
 from . import driver
 from .errors import ParamError
 from .limits import driver_config, driver_knobs  # run.* limits are engbench's (limits.py)
@@ -121,7 +121,7 @@ def refuse_old_names(workload: str, params: dict) -> None:
     """ParamError naming each parameter or choice of `params` by its new name, where the workload
     renamed it (Workload.renamed): before the driver, which would only say the old name is unknown.
     `engbench run` (resolve) and the notebooks' path (experiments.run) both say it so."""
-    renamed = workloads.renamed_in(workloads.get(workload), params)
+    renamed = registry.renamed_in(registry.get(workload), params)
     if renamed:
         raise ParamError(f"{'; '.join(renamed)} (engbench engines --params {workload})")
 

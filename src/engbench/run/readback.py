@@ -13,7 +13,7 @@ What each workload writes is stated in its folder (engbench.workloads.<name>: Wo
 
 from __future__ import annotations
 
-from .. import workloads as registry
+from .. import registry
 
 SAMPLE = 3  # documents or rows kept per collection in read_back.json
 

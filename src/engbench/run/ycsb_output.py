@@ -46,7 +46,7 @@ from pathlib import Path
 from hdrh.histogram import HdrHistogram
 from hdrh.log import HistogramLogWriter
 
-from .. import workloads
+from .. import registry
 
 DIR = "ycsb"
 SUMMARY = "summary.txt"
@@ -142,7 +142,7 @@ def write(run_dir, out_dir=None) -> list[Path]:
     except (OSError, ValueError):
         return []
     client = summary.get("client") or {}
-    if not workloads.get(summary.get("workload")).ycsb_format or not client.get("measured_seconds") or not (drv / "histograms.csv").exists():
+    if not registry.get(summary.get("workload")).ycsb_format or not client.get("measured_seconds") or not (drv / "histograms.csv").exists():
         return []
     hists = read_histograms(drv / "histograms.csv")
     out = Path(out_dir) if out_dir else run_dir / DIR

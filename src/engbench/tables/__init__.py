@@ -8,7 +8,7 @@ bulk-insert — the items of their inserts —, a transaction for sysbench-updat
 request of their main op —, a request for cache-pollution's hot reads); each workload reports its
 own bases (per_op always; per_200k and per_batch — per request of params.batch documents — for the
 document workloads, NaN otherwise). Requests, items and logical bytes are summed over the ops that
-do not repeat others (workloads.run_totals).
+do not repeat others (registry.run_totals).
 
 Warnings (runs.warnings, "; "-joined): the driver's own (summary.json "warnings", prefixed
 "driver: "; a summary without the list has none), the manifest's capture_warnings (a capture tool

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..workloads import units
+from ..registry import units
 from . import columns, datapackage
 from .devices import DEVICE_COLS, calibration_row, device_use, step_device_use
 from .read import RunError, read_calibration, read_manifest, read_run, read_trial

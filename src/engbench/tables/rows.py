@@ -9,13 +9,13 @@ import numpy as np
 import pandas as pd
 
 from .. import normalize as nz
-from .. import workloads as registry
+from .. import registry
 from ..normalize import device as dev
 from ..normalize import machine as busy
 from ..normalize import sizes as sz
 from ..normalize import workloads as wl
 from ..run.machine import machine_key
-from ..workloads import middle, units
+from ..registry import units
 from .read import RunCaptures
 
 PER_N = units.PER_N
@@ -190,10 +190,10 @@ def run_rows(c: RunCaptures) -> dict:
 
 def _extras(run_id, workload, engine, summ, io, vm, proc, measured, start, cg, snaps) -> dict:
     """The workload-specific tables of one run (docs/driver.md, "Workload-specific outputs"): the
-    workload's own rows from its folder's normalize.py (engbench.workloads.middle); each step also gets the run's own device I/O over the step's window (cgroup.csv)."""
+    workload's own rows from its folder's normalize.py (engbench.registry.hook); each step also gets the run's own device I/O over the step's window (cgroup.csv)."""
     ids = {"run_id": run_id}
     events = summ.get("engine_events")
-    step_rows, phase_row = middle.hook(workload, "step_rows"), middle.hook(workload, "phase_row")
+    step_rows, phase_row = registry.hook("normalize", workload, "step_rows"), registry.hook("normalize", workload, "phase_row")
     steps = [{**ids, **r, **dev.cgroup_per_op(cg, r["start_unix_s"], r["end_unix_s"], r["requests"]),
               **wl.events_in_window(events, r["start_unix_s"], r["end_unix_s"])}
              for r in (step_rows(summ.get("steps"), io, vm) if step_rows else [])]

@@ -1,11 +1,11 @@
-"""The upper registry: the modules of each workload folder that use the machinery above the facts,
-its report.py (workloads/<name>/report.py: its own tables, charts and sentences in the paper) and
-its findings.py (workloads/<name>/findings.py: the source documents' claims its experiments
-re-measure). The facts of a folder (its __init__.py, the registry engbench.workloads) stand at the
-bottom of the package, read by every layer; these modules stand above what they use (the report
-engine: engbench.report's tables, charts, prose; the rulebook: engbench.rulebook) and below what
-reads this registry (engbench.report.paper, the paper; engbench.findings, which judges the
-findings), so a folder holds both without a circle (pyproject.toml's contracts say so).
+"""The modules of each workload folder that use the machinery above the formulas: its report.py
+(workloads/<name>/report.py: its own tables, charts and sentences in the paper) and its findings.py
+(workloads/<name>/findings.py: the source documents' claims its experiments re-measure). They stand
+above what they use (the report engine: engbench.report's tables, charts, prose; the rulebook:
+engbench.rulebook) and are read, through engbench.registry (hook, modules), by the paper
+(engbench.report.paper) and the findings (engbench.findings), which so import no folder. The
+lists below name the folders that have such a module; the registry loads the module
+(<folder>.report, <folder>.findings) when first asked for it.
 
 A report module gives any of:
   tables(exp, proc) -> (tables, note | None)   its own tables of one experiment, first in its list
@@ -22,17 +22,7 @@ no report.py)."""
 
 from __future__ import annotations
 
-from .bulk_insert import findings as bulk_insert_findings
-from .bulk_insert import report as bulk_insert
-from .cache_pollution import findings as cache_pollution_findings
-from .cache_pollution import report as cache_pollution
-from .iibench import findings as iibench_findings
-from .linkbench import findings as linkbench_findings
-from .linkbench import report as linkbench
-from .sysbench_update import findings as sysbench_update_findings
-from .sysbench_update import report as sysbench_update
-from .ycsb import findings as ycsb_findings
-from .ycsb import report as ycsb
+from . import bulk_insert, cache_pollution, iibench, linkbench, sysbench_update, ycsb
 
 REPORTS = (  # one line per workload with a report.py
     sysbench_update,
@@ -41,18 +31,13 @@ REPORTS = (  # one line per workload with a report.py
     cache_pollution,
     ycsb,
 )
-BY_NAME = {m.WORKLOAD.name: m for m in REPORTS}
 
 FINDINGS = (  # one line per workload with a findings.py, in the findings table's order
-    iibench_findings,
-    linkbench_findings,
-    ycsb_findings,
-    sysbench_update_findings,
-    bulk_insert_findings,
-    cache_pollution_findings,
+    iibench,
+    linkbench,
+    ycsb,
+    sysbench_update,
+    bulk_insert,
+    cache_pollution,
 )
 
-
-def hook(workload: str, what: str):
-    """The function ``what`` of ``workload``'s report.py, None when it has none."""
-    return getattr(BY_NAME.get(workload), what, None)

@@ -1,7 +1,7 @@
 """The bulk-insert workload (driver/src/workloads/bulk_insert/): its registry entry."""
 
-from ..spec import Workload
-from ..units import DOCUMENT
+from ...registry.spec import Workload
+from ...registry.units import DOCUMENT
 
 WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch"), None, ("per_insert", "rum"),
                     "Bulk insert loads small documents in unordered batches; the journal (log/WAL) and "

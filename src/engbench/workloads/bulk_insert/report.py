@@ -10,7 +10,7 @@ import pandas as pd
 
 from ...report.prose import mean_by, quote_list
 from ...report.workload_tables import NAN, own_table, stat
-from . import WORKLOAD  # noqa: F401 (the upper registry names it by its entry)
+from . import WORKLOAD  # noqa: F401 (engbench.registry.hook finds it by its entry)
 
 JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
 COMPRESSION = {"wiredtiger": "block_compressor", "wiredtiger-lsm": "block_compressor",

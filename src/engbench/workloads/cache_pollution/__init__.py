@@ -1,7 +1,7 @@
 """The cache-pollution workload (driver/src/workloads/cache_pollution/): its registry entry."""
 
-from ..spec import Workload
-from ..units import REQUEST
+from ...registry.spec import Workload
+from ...registry.units import REQUEST
 
 WORKLOAD = Workload("cache-pollution", REQUEST, "get", "hot read", ("op",), None, ("per_request", "rum"),
                     "Cache pollution: a hot collection is read at random while a cold collection is passed "

@@ -1,7 +1,7 @@
 """cache-pollution's own row (docs/driver.md, "Workload-specific outputs"): the hot reads before,
 during and after the cold pass and the regime of the pass, from the summary's phases and the
-engine_stats snapshots (engbench.tables reads it through the middle registry,
-engbench.workloads.middle: the hook phase_row)."""
+engine_stats snapshots (engbench.tables reads it through engbench.registry.hook,
+phase_row; engbench.workloads.middle lists it)."""
 
 from __future__ import annotations
 

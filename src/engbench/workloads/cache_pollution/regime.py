@@ -1,8 +1,8 @@
 """The quantities cache-pollution's regime gates read (its findings.py's GATES), from its runs'
 cache_pollution table (normalize.py's phase_row): the hot collection's fill of the cache before the
 cold pass, the cold collection against the cache, the pass's duration and the hot pages it
-evicted. engbench.rulebook.regime takes them into its QUANTITIES through the middle registry
-(engbench.workloads.middle)."""
+evicted. engbench.rulebook.regime takes them into its quantities() through engbench.registry
+(engbench.workloads.middle lists this module)."""
 
 from __future__ import annotations
 

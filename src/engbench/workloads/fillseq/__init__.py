@@ -1,7 +1,7 @@
 """The fillseq workload (driver/src/workloads/fillseq/): its registry entry."""
 
-from ..spec import Workload
-from ..units import DOCUMENT
+from ...registry.spec import Workload
+from ...registry.units import DOCUMENT
 
 WORKLOAD = Workload("fillseq", DOCUMENT, None, "insert", ("op", "200k", "batch"), None,
                     ("per_insert", "per_200k", "rum"),

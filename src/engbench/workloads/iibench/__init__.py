@@ -1,8 +1,8 @@
 """The iibench workload (driver/src/workloads/iibench/): its registry entry and what it writes
 (read back on the server targets, engbench.run.readback)."""
 
-from ..spec import Workload
-from ..units import DOCUMENT
+from ...registry.spec import Workload
+from ...registry.units import DOCUMENT
 
 
 def written(params: dict, summary: dict) -> dict:

@@ -1,8 +1,8 @@
 """The linkbench workload (driver/src/workloads/linkbench/): its registry entry and what it writes
 (read back on the server targets, engbench.run.readback)."""
 
-from ..spec import Workload, op_items
-from ..units import TRANSACTION
+from ...registry.spec import Workload, op_items
+from ...registry.units import TRANSACTION
 
 
 def written(params: dict, summary: dict) -> dict:

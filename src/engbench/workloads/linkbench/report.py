@@ -9,7 +9,7 @@ from ...normalize import views
 from ...report.prose import mean_by, quote_list
 from ...report.comparison_tables import UNITS, build, fmt
 from ...report.workload_tables import own_table, stat, with_config
-from . import WORKLOAD  # noqa: F401 (the upper registry names it by its entry)
+from . import WORKLOAD  # noqa: F401 (engbench.registry.hook finds it by its entry)
 
 LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
 

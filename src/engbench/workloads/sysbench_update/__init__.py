@@ -1,8 +1,8 @@
 """The sysbench-update workload (driver/src/workloads/sysbench_update/): its registry entry and what it writes
 (read back on the server targets, engbench.run.readback)."""
 
-from ..spec import Workload
-from ..units import TRANSACTION
+from ...registry.spec import Workload
+from ...registry.units import TRANSACTION
 
 
 def written(params: dict, summary: dict) -> dict:

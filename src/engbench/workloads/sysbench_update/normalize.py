@@ -1,6 +1,6 @@
 """sysbench-update's own rows (docs/driver.md, "Workload-specific outputs"): one per step of its
 concurrency sweep, from the summary's steps and the parsed captures (engbench.tables reads them
-through the middle registry, engbench.workloads.middle: the hook step_rows)."""
+through engbench.registry.hook: step_rows; engbench.workloads.middle lists it)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The ycsb workload (driver/src/workloads/ycsb/): its registry entry and what it writes
 (read back on the server targets, engbench.run.readback)."""
 
-from ..spec import Workload, op_items
-from ..units import REQUEST
+from ...registry.spec import Workload, op_items
+from ...registry.units import REQUEST
 
 
 def written(params: dict, summary: dict) -> dict:
