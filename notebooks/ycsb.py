@@ -58,7 +58,7 @@ notebooks.sweep(table, "letter", "ops/s", "ycsb: operations per second by core w
 # **Reading the table.** `ops/s` is YCSB operations per second over the measured window; the p99
 # columns are per operation type (a read-modify-write is one operation: its read and its update).
 # `KB returned/op` is the denominator of read amplification: `engbench process` divides iostat's
-# kB read over the same window by it (`read_amp`), and `engbench.workloads.reads_per_point_read`
+# kB read over the same window by it (`read_amp`), and `engbench.registry.reads_per_point_read`
 # gives device reads per YCSB read. In the capped experiments a B-tree reads about one leaf page
 # per point read once the index is cached, an LSM tree may read a block from several levels (bloom
 # filters keep that low), and a scan reads contiguous pages on a B-tree but merges every level on

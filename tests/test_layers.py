@@ -77,14 +77,14 @@ def test_a_lookup_before_the_folders_are_installed_is_refused(monkeypatch):
         registry.get("iibench")
 
 
-def test_every_upper_module_of_a_folder_imports_first():
-    """A folder's upper module imports the engine it stands on; had an engine's package __init__
-    read the registry of these modules, importing one of them first would meet itself half-made
-    (a circle through a package's __init__ that the contracts' graph does not draw). Each is
-    imported first, in a fresh interpreter."""
+def test_every_module_of_a_folder_imports_first():
+    """A folder's own module imports the machinery it stands on; had that machinery loaded the
+    folders' modules while being imported (findings.catalog loads every findings.py at its import),
+    importing one of them first would meet itself half-made (a circle through the registry that the
+    contracts' graph does not draw). Each is imported first, in a fresh interpreter."""
     mods = sorted(f"engbench.workloads.{p.parent.name}.{p.stem}" for p in (SRC / "workloads").glob("*/*.py")
                   if p.stem != "__init__")
-    assert mods, "the folders have upper modules"
+    assert mods, "the folders have modules of their own"
     code = "import importlib, sys\nfor m in sys.argv[1:]:\n    importlib.import_module(m)"
     for m in mods + ["engbench.workloads.upper", "engbench.workloads.middle"]:
         out = subprocess.run([sys.executable, "-c", code, m], capture_output=True, text=True, timeout=120)

@@ -61,7 +61,7 @@ def test_every_workload_has_its_python_folder_listed_by_the_registry(name):
     d = paths.REPO / "src" / "engbench" / "workloads" / name.replace("-", "_")
     assert (d / "__init__.py").is_file(), f"{d}/__init__.py, the mirror of {folder(name)}"
     listed = [f for f in workloads.FOLDERS if f.WORKLOAD.name == name]
-    assert len(listed) == 1, f"the registry's FOLDERS lists {name}'s folder once"
+    assert len(listed) == 1, f"engbench.workloads.FOLDERS lists {name}'s folder once"
     assert listed[0].__name__ == f"engbench.workloads.{name.replace('-', '_')}", listed[0].__name__
     assert workloads.WORKLOADS[name] is listed[0].WORKLOAD
 

@@ -121,7 +121,7 @@ def test_the_checker_sees_what_it_should(tmp_path):
         'from ..workloads import my_work\n'                   # 2: a relative import of a folder
         'from pkg.workloads.my_work import thing\n'          # 3
         'import pkg.workloads.my_work.report\n'              # 4
-        'from pkg import workloads\n'                        # 5: the registry: fine
+        'from pkg import workloads\n'                        # 5: the folders' package: the import contracts' concern
         'X = "my-work"\n'                                    # 6
         'Y = "my_work"\n'                                    # 7
         'Z = "the my-work steps, in words"\n'                # 8: prose: fine

@@ -1,5 +1,5 @@
 """The processed `runs` table shown in the source documents' columns and units. Which views a
-run gets follows its workload's operation unit (engbench.workloads): documents get the iibench
+run gets follows its workload's operation unit (engbench.registry): documents get the iibench
 tables (per insert, per 200k inserts, per request of `batch` documents), transactions the
 per-transaction table (tps, r/t, rKB/t, wKB/t, Mcpu/t), requests the same per request."""
 

@@ -44,7 +44,7 @@ RUM_NOTE = (" Amplification = bytes moved ÷ logical bytes, one column per count
             "cgroup's device bytes (runs with run limits only); process = the engine process's own task "
             "I/O (embedded engines); space = allocated bytes (du) ÷ logical bytes stored.")
 # kind → (title, columns): the per-operation views of normalize.views, and RUM; which kinds a
-# workload gets is its registry entry's `tables` (engbench.workloads)
+# workload gets is its registry entry's `tables` (engbench.registry)
 KINDS = {kind: (title, cols) for kind, (title, cols) in views.KINDS.items()}
 KINDS["rum"] = ("RUM amplification", RUM)
 # kind → the runs column whose notes its caption carries (per-operation tables: runs.warnings)
@@ -184,7 +184,7 @@ def kind_table(exp, kind: str) -> Table:
 
 def experiment_tables(exp, latency: pd.DataFrame) -> list[Table]:
     """The absolute tables of one experiment, in the documents' shapes that apply to it (its
-    workload's registry entry: engbench.workloads)."""
+    workload's registry entry: engbench.registry)."""
     out = [kind_table(exp, kind) for kind in registry.get(exp.workload).tables]
     lat = latency[latency["run_id"].isin(exp.run_ids)]
     if len(lat):

@@ -91,7 +91,7 @@ class Comparison:
 
     @property
     def spec(self) -> registry.Workload:
-        """The workload's registry entry (unit, op name, tables): engbench.workloads."""
+        """The workload's registry entry (unit, op name, tables): engbench.registry."""
         return registry.get(self.workload)
 
     @property

@@ -5,7 +5,7 @@ the source documents' tables (data/published/*.csv), rounded as engbench.report.
   linkbench        its folder's report.py (engbench.workloads.linkbench.report)
   bulk-insert      its folder's report.py (engbench.workloads.bulk_insert.report)
   cache-pollution  its folder's report.py (engbench.workloads.cache_pollution.report)
-  ycsb             the RUM corners and the engines' read counters: engbench.report.ycsb_rum
+  ycsb             the RUM corners and the engines' read counters: engbench.workloads.ycsb.report
 
 Every table is a comparison_tables.Table (name, title, caption, printed cells, numeric means)."""
 

@@ -5,8 +5,8 @@ A source document's claim is evidence of an engine's behaviour in the regime its
 was). A run here that is not in that regime says nothing about the claim, whichever way its numbers
 fall. So every reproduction experiment states its regime as gates — measured quantities with bounds,
 each with what the source document measured — and every run reports those quantities from its own
-counters (QUANTITIES: the processed tables only; a workload's own quantities are its folder's
-regime.py, read through engbench.registry.quantities). A claim whose runs miss a gate gets the verdict
+counters (quantities(): SHARED, then the workload folders' own, their regime.py read through
+engbench.registry.quantities; the processed tables only). A claim whose runs miss a gate gets the verdict
 "not in the source's regime" (rules.NOT_IN_REGIME) with the measured figure, never a verdict on
 its numbers.
 
@@ -169,19 +169,19 @@ def gates_for(gates: dict, experiment: str, engine: str) -> list[Gate]:
 
 def check(tables: dict, experiment: str, engine: str, gates: dict, only: list | None = None) -> list[GateResult]:
     """Every gate of one configuration (or the `only` gates) against every ok run of it."""
-    runs = measure.runs_of(tables["runs"], experiment, engine)
+    runs, qs = measure.runs_of(tables["runs"], experiment, engine), quantities()
     out = []
     for g in (only if only is not None else gates_for(gates, experiment, engine)):
-        vals = tuple(v for _, run in runs.iterrows() for v in quantities()[g.quantity].fn(tables, run))
+        vals = tuple(v for _, run in runs.iterrows() for v in qs[g.quantity].fn(tables, run))
         out.append(GateResult(g, vals, bool(vals) and all(g.admits(v) for v in vals)))
     return out
 
 
 def run_quantities(tables: dict) -> pd.DataFrame:
     """The long table of every quantity of every run (regime.csv): run_id, quantity, step, value."""
-    rows = []
+    rows, qs = [], quantities()
     for _, run in tables["runs"].iterrows():
-        for q in quantities().values():
+        for q in qs.values():
             for i, v in enumerate(q.fn(tables, run)):
                 if v == v:
                     rows.append({"run_id": run["run_id"], "quantity": q.name, "step": i, "value": v})

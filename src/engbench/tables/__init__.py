@@ -3,7 +3,7 @@
 One run: the iostat rows of the data device (manifest hardware.data_device.name, exact match)
 and the vmstat rows are trimmed to the measured client window [client.measured_start_unix_s,
 client.end_unix_s] of driver/summary.json; q = operations in that window / client.measured_seconds.
-What an "operation" is comes from engbench.workloads (op_unit: a document for iibench, fillseq and
+What an "operation" is comes from engbench.registry (op_unit: a document for iibench, fillseq and
 bulk-insert — the items of their inserts —, a transaction for sysbench-update and linkbench — a
 request of their main op —, a request for cache-pollution's hot reads); each workload reports its
 own bases (per_op always; per_200k and per_batch — per request of params.batch documents — for the

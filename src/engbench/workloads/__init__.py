@@ -1,5 +1,5 @@
 """The workload folders, one per workload (workloads/<name>/, the mirror of
-driver/src/workloads/<name>/), registered in one place: FOLDERS below. What each workload is
+driver/src/workloads/<name>/), registered in one place: FOLDERS below (and their own modules in middle.py and upper.py). What each workload is
 (its entry: operation unit, bases, tables, chart titles, section introduction, references,
 notebook, what it writes) is its folder's __init__.py; its own rows and regime quantities its
 normalize.py and regime.py (listed in middle.py), its own part of the paper and its findings its
@@ -14,7 +14,7 @@ workload the registry does not know counts the requests of all its ops (unit req
 from __future__ import annotations
 
 from .. import registry
-from ..registry import get, params_now, params_then  # noqa: F401 (read by the commands and the tests)
+from ..registry import get, params_now, params_then  # noqa: F401 (read by the tests)
 from . import bulk_insert, cache_pollution, fillseq, iibench, linkbench, middle, sysbench_update, upper, ycsb
 
 FOLDERS = (  # one line per workload, in the paper's section order

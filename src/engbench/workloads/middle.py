@@ -1,4 +1,4 @@
-"""The modules of each workload folder that stand on the formulas' layer: its normalize.py
+"""The modules of each workload folder that use the formulas: its normalize.py
 (workloads/<name>/normalize.py: the rows only its runs have, from their captures and summary) and
 its regime.py (workloads/<name>/regime.py: the quantities its regime gates read). They use the
 shared formulas (engbench.normalize) and the shape of a quantity (engbench.rulebook.quantity) and

@@ -9,5 +9,5 @@ WORKLOAD = Workload("bulk-insert", DOCUMENT, "insert", "insert", ("op", "batch")
                     "bulk_insert.ipynb",
                     cite=("source-002",),
                     engine_stats=("log",),
-                    # seconds: issue 26's trials of its experiment files (2M ObjectId documents: 8-14 s)
-                    reproduction=("bulk-insert", "002", "repro_bulk_insert_"), seconds_per_run=40)
+                    # seconds: its 24 reproduction runs of 2026-11-27 (12M ObjectId documents: 14.0 min, ~35 s each)
+                    reproduction=("bulk-insert", "002", "repro_bulk_insert_"), seconds_per_run=35)

@@ -1,4 +1,4 @@
-"""bulk-insert in the paper (the upper half of its folder, read through engbench.workloads.upper):
+"""bulk-insert in the paper (listed in engbench.workloads.upper, read through engbench.registry.hook):
 source 002's comparison (documents/s, bytes on disk per document, size) with the journal and
 compression knobs as columns, and the sentence on bytes per document."""
 
@@ -10,7 +10,6 @@ import pandas as pd
 
 from ...report.prose import mean_by, quote_list
 from ...report.workload_tables import NAN, own_table, stat
-from . import WORKLOAD  # noqa: F401 (engbench.registry.hook finds it by its entry)
 
 JOURNAL = {"wiredtiger": "log", "wiredtiger-lsm": "log", "rocksdb": "wal", "sqlite": "journal_mode"}
 COMPRESSION = {"wiredtiger": "block_compressor", "wiredtiger-lsm": "block_compressor",

@@ -1,4 +1,4 @@
-"""cache-pollution in the paper (the upper half of its folder, read through engbench.workloads.upper):
+"""cache-pollution in the paper (listed in engbench.workloads.upper, read through engbench.registry.hook):
 hot reads before / during / after the cold pass, the hot scan time and the engine cache statistics
 before / mid / after (004_wt_cache_*.csv) per experiment, with the chart of the hot read rate; and,
 across the section's experiments, read_once true vs false with the change in percent (004_*.csv)."""

@@ -1,4 +1,4 @@
-"""linkbench in the paper (the upper half of its folder, read through engbench.workloads.upper): the
+"""linkbench in the paper (listed in engbench.workloads.upper, read through engbench.registry.hook): the
 query table of 000_linkbench_query_*.csv (tps, r/t, rKB/t, wKB/t, Mcpu/t, size, rss, p99 of
 update_node, get_node, update_link, get_links_list) and, when the captures cover the load's
 window, the load table of 000_linkbench_load_*.csv; the sentence on get_links_list's p99."""
@@ -9,7 +9,6 @@ from ...normalize import views
 from ...report.prose import mean_by, quote_list
 from ...report.comparison_tables import UNITS, build, fmt
 from ...report.workload_tables import own_table, stat, with_config
-from . import WORKLOAD  # noqa: F401 (engbench.registry.hook finds it by its entry)
 
 LINK_OPS = [("un", "update_node"), ("gn", "get_node"), ("ul", "update_link"), ("gll", "get_links_list")]
 

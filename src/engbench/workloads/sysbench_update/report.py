@@ -1,5 +1,5 @@
-"""sysbench-update in the paper (the upper half of its folder: it uses the report engine and is
-read through engbench.workloads.upper): the concurrency sweep's tables in the shapes of
+"""sysbench-update in the paper (it uses the report engine; listed in engbench.workloads.upper,
+read through engbench.registry.hook): the concurrency sweep's tables in the shapes of
 001_sysbench_update_{tps,iostat_reads_per_s,disk_reads_per_update}.csv and every per-step cost
 (processed table `steps`), the chart of rate and reads against clients, and the sentences at the
 highest client count."""
@@ -13,7 +13,6 @@ from ...normalize import device as dev
 from ...report.charts import CEILING_SPAN, engine_color, chart_title
 from ...report.prose import mean_by, quote_list
 from ...report.workload_tables import own_table, stat, with_config
-from . import WORKLOAD  # noqa: F401 (engbench.registry.hook finds it by its entry)
 
 
 STEP_WIDE = [("q", "tps", 0, "updates per second (tps)"),

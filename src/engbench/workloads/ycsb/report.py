@@ -1,4 +1,4 @@
-"""ycsb in the paper (the upper half of its folder, read through engbench.workloads.upper): the YCSB
+"""ycsb in the paper (listed in engbench.workloads.upper, read through engbench.registry.hook): the YCSB
 side of RUM, one definition for every place that shows it: the paper's ycsb section (section()),
 notebooks/rum_tradeoffs.ipynb (report.rum_tradeoffs) and notebooks/ycsb.ipynb (rum_of_runs) all
 call rum_long, rum_table and rum_chart below, so a figure cannot have one value in the paper and

@@ -2,7 +2,7 @@
 half, every experiment's RUM table, is engbench.report.rum_tradeoffs): the shipped YCSB runs' RUM
 corners per regime, as the paper's table and chart (report.py, this folder's: one definition,
 tests/test_one_definition.py), the regime they hold under and the prose that ranks the engines.
-An upper module of the folder, like report.py (pyproject.toml's contracts)."""
+A module of the folder, on its layer above the report engine (pyproject.toml's layers)."""
 
 from __future__ import annotations
 
