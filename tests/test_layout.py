@@ -50,7 +50,7 @@ def test_the_docs_exist_and_name_the_files_this_test_checks():
 def test_the_driver_registers_what_the_python_registry_knows():
     assert WORKLOADS and ENGINES and TARGETS
     assert set(WORKLOADS) == set(workloads.WORKLOADS), "one Workload entry per driver workload"
-    assert sorted(workloads.ORDER) == sorted(WORKLOADS), "every workload has its place in the paper's order"
+    assert sorted(engbench_registry.order()) == sorted(WORKLOADS), "every workload has its place in the paper's order"
     py = paths.REPO / "src" / "engbench" / "workloads"
     folders = {p.name for p in py.iterdir() if (p / "__init__.py").is_file()}
     assert folders == {f.__name__.rsplit(".", 1)[1] for f in workloads.FOLDERS}, "no folder outside the registry"
@@ -188,7 +188,7 @@ def test_every_reproduction_file_belongs_to_the_group_its_workload_folder_states
     prefix, and that folder is the file's workload; every stated group has files (reproduce.GROUPS
     is read from the folders)."""
     from engbench import reproduce
-    groups = {w.name: w.reproduction for w in map(workloads.get, workloads.ORDER) if w.reproduction}
+    groups = {w.name: w.reproduction for w in map(engbench_registry.get, engbench_registry.order()) if w.reproduction}
     assert set(reproduce.GROUPS) == {g[0] for g in groups.values()}
     files = sorted((paths.REPO / "notebooks" / "params").glob("repro_*.yaml"))
     assert files
@@ -198,12 +198,12 @@ def test_every_reproduction_file_belongs_to_the_group_its_workload_folder_states
         assert yaml.safe_load(f.read_text())["workload"] == owners[0], f.name
     for name, (group, _, prefix) in groups.items():
         assert any(f.stem.startswith(prefix) for f in files), (name, group)
-        assert workloads.get(name).seconds_per_run, name
+        assert engbench_registry.get(name).seconds_per_run, name
 
 
 def test_one_workload_is_the_main_jobs_and_its_parameters_are_there():
     """`engbench main` runs the notebook of the one workload whose folder names main_job parameters."""
     mains = [w for w in workloads.WORKLOADS.values() if w.main_job]
-    assert mains == [workloads.MAIN], [w.name for w in mains]
-    assert (paths.REPO / "notebooks" / "params" / workloads.MAIN.main_job).is_file()
-    assert (paths.REPO / "notebooks" / workloads.MAIN.notebook).is_file()
+    assert mains == [engbench_registry.main()], [w.name for w in mains]
+    assert (paths.REPO / "notebooks" / "params" / mains[0].main_job).is_file()
+    assert (paths.REPO / "notebooks" / mains[0].notebook).is_file()

@@ -1,6 +1,6 @@
 """YCSB end to end through `engbench run` with the real driver, iostat and vmstat: every letter
 A–F on sqlite and rocksdb ends ok with the letter's ops, an unknown letter is refused with nothing
-written, and a ycsb run is processed per request (engbench.workloads "ycsb") and reported."""
+written, and a ycsb run is processed per request (engbench.registry "ycsb") and reported."""
 
 import contextlib
 import json
@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from engbench import matrix, paths, registry, workloads
-from engbench.workloads import params_now, params_then
+from engbench import matrix, paths, registry
+from engbench.registry import params_now, params_then
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from sealed import unlock
@@ -78,7 +78,7 @@ def test_runs_recorded_under_the_old_names_are_read_and_count_as_done_under_the_
     never rewritten: the tables read them as `letter`, and their trials' recorded fingerprints still
     realize the requests of the files they were measured for (so reproduce does not run them again).
     Three shipped runs of 2026-11-26 with their experiment files (tests/data/runs_before_renames)."""
-    spec = workloads.get("ycsb")
+    spec = registry.get("ycsb")
     then = {"workload": "c", "requestdistribution": "workload", "recordcount": 5}
     assert params_now(spec, then) == {"letter": "c", "requestdistribution": "letter", "recordcount": 5}
     assert params_then(spec, params_now(spec, then)) == then

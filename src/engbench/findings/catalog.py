@@ -32,7 +32,8 @@ def collect(modules) -> tuple[list, dict]:
     return found, module_of
 
 
-FINDINGS, MODULE_OF = collect(registry.modules("findings"))
-GATES: dict = {exp: gates for m in registry.modules("findings") for exp, gates in m.GATES.items()}
+_OWN = registry.modules("findings")
+FINDINGS, MODULE_OF = collect(_OWN)
+GATES: dict = {exp: gates for m in _OWN for exp, gates in m.GATES.items()}
 
 __all__ = ["FINDINGS", "GATES", "MODULE_OF", "SOURCE_FILE", "SOURCE_TITLE", "Finding", "Pick", "collect", "labels"]

@@ -92,6 +92,11 @@ def _write(table: Table, tables_dir) -> None:
         (tables_dir / f"{table.name}.{ext}").write_text(body)
 
 
+def _rho(x: float) -> str:
+    """A rank correlation as the paper prints it ("n/a" when too few runs gave one)."""
+    return "n/a" if x != x else f"{x:.2f}"
+
+
 def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     """(findings frame, one dict per finding for the template, the tables it wrote (summary, rule
     history, inventory), the numbers the text quotes). Nothing but the inventory when no finding
@@ -131,8 +136,8 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
             nums.update({"repro.speed_runs": str(rs["speed_runs"]),
                          **{f"repro.speed_cpu_{k}": f"{rs[f'speed_cpu_{k}']:,.0f}" for k in ("min", "median", "max")},
                          **{f"repro.speed_iops_{k}": f"{rs[f'speed_iops_{k}']:,.0f}" for k in ("min", "median", "max")},
-                         "repro.speed_q_rho": "n/a" if rs["speed_q_rho"] != rs["speed_q_rho"] else f"{rs['speed_q_rho']:.2f}"})
+                         "repro.speed_q_rho": _rho(rs["speed_q_rho"])})
         if rs["steal_median"] == rs["steal_median"]:  # steal_pct: tables made before it have none
             nums.update({"repro.steal_median": f"{rs['steal_median']:.1f}", "repro.steal_max": f"{rs['steal_max']:.1f}",
-                         "repro.steal_q_rho": "n/a" if rs["steal_q_rho"] != rs["steal_q_rho"] else f"{rs['steal_q_rho']:.2f}"})
+                         "repro.steal_q_rho": _rho(rs["steal_q_rho"])})
     return frame, items, tabs, nums

@@ -14,7 +14,6 @@ workload the registry does not know counts the requests of all its ops (unit req
 from __future__ import annotations
 
 from .. import registry
-from ..registry import get, params_now, params_then  # noqa: F401 (read by the tests)
 from . import bulk_insert, cache_pollution, fillseq, iibench, linkbench, middle, sysbench_update, upper, ycsb
 
 FOLDERS = (  # one line per workload, in the paper's section order
@@ -30,5 +29,3 @@ OWN = {"normalize": middle.NORMALIZE, "regime": middle.REGIME, "report": upper.R
 registry.install([f.WORKLOAD for f in FOLDERS],
                  {kind: {f.WORKLOAD.name: f"{f.__name__}.{kind}" for f in folders} for kind, folders in OWN.items()})
 WORKLOADS = {f.WORKLOAD.name: f.WORKLOAD for f in FOLDERS}
-ORDER = registry.order()
-MAIN = registry.main()  # what `engbench main` runs
