@@ -94,3 +94,16 @@ def test_a_window_counts_this_process_as_its_own():
         pass
     got = w.close()
     assert got["own_pct"] > 0 and got["machine_pct"] >= got["other_pct"] >= 0
+
+
+def test_a_servers_cpu_per_update_is_over_the_updates_own_span():
+    # Polls every 0.1 s: the server's CPU (µs) and its update counter. The updates start after the
+    # poll at 10.1 and the last one is done by 10.4; CPU before and after them is not theirs.
+    samples = [(10.0, {"Com_update": 0, "server_cpu_us": 1_000}),
+               (10.1, {"Com_update": 0, "server_cpu_us": 2_000}),      # t_a
+               (10.2, {"Com_update": 400, "server_cpu_us": 12_000}),
+               (10.3, {"Com_update": 800, "server_cpu_us": 22_000}),
+               (10.4, {"Com_update": 1000, "server_cpu_us": 27_000}),  # t_b: final value
+               (10.5, {"Com_update": 1000, "server_cpu_us": 40_000})]  # after: not the updates'
+    assert rates.per_op(samples, "server_cpu_us", "Com_update") == pytest.approx((27_000 - 2_000) / 1000)
+    assert math.isnan(rates.per_op(samples[:2], "server_cpu_us", "Com_update"))

@@ -12,6 +12,9 @@
                   INSERT's start; the rows of all INSERTs but the last over the span in which they
                   ran (every INSERT carries the same rows but maybe the last); whatever a client
                   does before its first INSERT or after its last is outside it
+    per op        Δkey / Δops over the ops' own span: from the last poll before `ops` first moved to
+                  the first poll at which it had its final value (a server's CPU per update, the
+                  polls sampling its CPU: timeline.StatusClock(pids=...))
     pair ratios   engbench / peer per interleaved pair, and their median (a loaded machine moves
                   both runs of a pair alike)
 
@@ -77,6 +80,17 @@ def insert_clock(rows: int, samples: list, key: str = "Com_insert") -> float:
     """The server-clock rate of a load whose INSERTs `key` counts (module docstring)."""
     t_a, t_b = first_move(samples, key), settled(samples, key)
     return server_rate(rows, increase(samples, key), t_b - t_a) if not math.isnan(t_a) else float("nan")
+
+
+def per_op(samples: list, key: str, ops: str) -> float:
+    """Δkey / Δops between the poll before `ops` first moved and the first poll at its final
+    value (module docstring); nan when `ops` never moved."""
+    t_a, t_b = first_move(samples, ops), settled(samples, ops)
+    if math.isnan(t_a) or math.isnan(t_b):
+        return float("nan")
+    a = next(st for t, st in samples if t == t_a)
+    b = next(st for t, st in samples if t == t_b)
+    return (b[key] - a[key]) / (b[ops] - a[ops])
 
 
 def pair_ratios(ours: list, peers: list) -> list:

@@ -2,19 +2,22 @@
 connection: the samples (unix time, {counter: int}) engbench.peers.rates reads a client's whole
 run and the server's insert clock from. Each poll is one statement (it counts in Questions:
 rates.first_statement allows for it); `polls` is how many the thread sent, so a caller can take
-them out of the statements it charges to a client."""
+them out of the statements it charges to a client. With `pids`, each sample also holds
+"server_cpu_us": those processes' CPU (user + system, every thread) read at the poll, in µs."""
 
 from __future__ import annotations
 
 import threading
 import time
 
+from .cpu import process_cpu
+
 COUNTERS = ("Questions", "Com_insert", "Com_update", "Com_commit", "Handler_write", "Handler_commit")
 
 
 class StatusClock:
-    def __init__(self, db, counters=COUNTERS, every: float = 0.02):
-        self.db, self.counters, self.every = db, tuple(counters), every
+    def __init__(self, db, counters=COUNTERS, every: float = 0.02, pids=()):
+        self.db, self.counters, self.every, self.pids = db, tuple(counters), every, [p for p in pids if p]
         self.samples, self.polls, self.error = [], 0, None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._poll, daemon=True)
@@ -26,7 +29,10 @@ class StatusClock:
             with self.db.connect().cursor() as cur:
                 while True:
                     cur.execute(self._sql)
-                    self.samples.append((time.time(), {k: int(v) for k, v in cur.fetchall()}))
+                    st = {k: int(v) for k, v in cur.fetchall()}
+                    if self.pids:
+                        st["server_cpu_us"] = round(sum(process_cpu(p) for p in self.pids) * 1e6)
+                    self.samples.append((time.time(), st))
                     self.polls += 1
                     if self._stop.wait(self.every):
                         return
