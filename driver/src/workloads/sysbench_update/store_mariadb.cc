@@ -40,13 +40,13 @@ class SqlSysbenchClient final : public SysbenchClient {
   bool update_c(int table, int64_t id, const char* c) override {
     Update& u = update(table, false);
     std::memcpy(u.c, c, kSbCLen);
-    u.id = id;
+    u.id = static_cast<int32_t>(id);
     return MyConn::execute(u.s, "UPDATE sbtest SET c=? WHERE id=?") > 0;
   }
 
   bool update_k(int table, int64_t id, int64_t* new_k) override {
     Update& u = update(table, true);
-    u.id = id;
+    u.id = static_cast<int32_t>(id);
     *new_k = -1;
     return MyConn::execute(u.s, "UPDATE sbtest SET k=k+1 WHERE id=?") > 0;
   }
@@ -61,13 +61,14 @@ class SqlSysbenchClient final : public SysbenchClient {
 
  private:
   // A table's UPDATE, prepared and bound once (its buffers below): per update only the values are
-  // copied in and the statement executed.
+  // copied in and the statement executed. The id goes as the column's type, a 32-bit INT
+  // (MYSQL_TYPE_LONG), as sysbench binds it (ids past its range never load: the column is INT).
   struct Update {
     MYSQL_STMT* s = nullptr;
     MYSQL_BIND b[2];
     char c[kSbCLen];
     unsigned long clen = kSbCLen;
-    long long id = 0;
+    int32_t id = 0;
   };
   Update& update(int table, bool k) {
     const size_t slot = 2 * static_cast<size_t>(table) + (k ? 1 : 0);
@@ -85,7 +86,7 @@ class SqlSysbenchClient final : public SysbenchClient {
         u->b[0].length = &u->clen;
         idb = &u->b[1];
       }
-      idb->buffer_type = MYSQL_TYPE_LONGLONG;
+      idb->buffer_type = MYSQL_TYPE_LONG;
       idb->buffer = &u->id;
       MyConn::bind(u->s, u->b, k ? "UPDATE sbtest SET k=k+1 WHERE id=?" : "UPDATE sbtest SET c=? WHERE id=?");
     }
