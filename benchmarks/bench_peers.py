@@ -43,7 +43,11 @@ Rocksdb_block_cache_miss. For iibench each run starts on a quiet server (both cl
 dropped, no dirty page, MyRocks' memtables flushed) and its window ends once what it wrote is
 written (`quiesce`): without that, a run's data written counted whatever the previous run (the other
 client's, in alternating order) had left dirty (measured: iibench.py's 468 B/row after five engbench
-runs against engbench's 285-300 B/row).
+runs against engbench's 285-300 B/row). The read counters (rows read, pool misses) end with the
+client's last commit: engbench's runs read back what they wrote after the driver exits (a COUNT(*)
+through the primary key, one row read per row and the table's pages: 14.6x iibench.py's pool
+misses per row when it was counted), so its reads end at the driver's own snapshot
+(engine_stats_after.json); iibench.py reads nothing after its last INSERT.
 
   .venv/bin/python benchmarks/bench_peers.py [--iibench PATH/iibench.py] [--iibench-python PY]
       [--linkbench DIR] [--pairs 3] [--engine innodb|myrocks] [--rows 1000000]
@@ -89,20 +93,25 @@ from engbench.peers.cpu import CpuWindow
 from engbench.peers.timeline import StatusClock
 from engbench.run import params, runs
 from engbench.run.servers.mariadb import MariaDB
-from peers_common import child_cpu, quiesce, status, work_per
+from peers_common import child_cpu, driver_status, quiesce, status, work_per
 import peers_linkbench as lb
 
 # Runs iibench.py as __main__, through PyMySQL's MySQLdb shim when mysqlclient is missing.
 SHIM = ("import sys, runpy\ntry:\n import MySQLdb\nexcept ImportError:\n import pymysql\n"
         " pymysql.install_as_MySQLdb()\nsys.argv = sys.argv[1:]\nrunpy.run_path(sys.argv[0], run_name='__main__')")
 IIBENCH_DATABASES = ("ibpy", "ibeb")
+READS = ("Handler_read_next", "Handler_read_prev", "Innodb_buffer_pool_reads", "Rocksdb_block_cache_miss")
 
 
 # --- iibench ---
 
 def measured(db, engine, run):
-    """run() -> (rows, client CPU s or None, the client's own rows/s), rows possibly a function called
-    once the server's counters are read (so that counting rows is not counted as work); returns
+    """run() -> (rows, client CPU s or None, the client's own rows/s[, the server's status at the
+    client's end]), rows possibly a function called once the server's counters are read (so that
+    counting rows is not counted as work), the status (engbench: the driver's snapshot after its
+    last commit) the end of the read counters (rows read, pool misses), so that reads made after
+    the load (engbench's read-back, a COUNT(*) through the primary key: ~1 row read per row and
+    the table's pages) are not counted as the load's; returns
     {"insert": {rates, client CPU us/row, server work per row, other CPU %}}. Both clients' server
     work is counted the same way: from a quiet server (both clients' databases dropped, nothing left
     to write) to the moment what the run wrote is written (quiesce), so it includes each one's
@@ -114,13 +123,15 @@ def measured(db, engine, run):
     before, c0 = status(db), child_cpu()
     clock = StatusClock(db).start()
     window, t0 = CpuWindow([db.pid]), time.time()
-    rows, cpu, own = run()
+    rows, cpu, own, *client_end = run()
     wall = time.time() - t0
     cpu = cpu if cpu is not None else child_cpu() - c0
     other, samples = window.close()["other_pct"], clock.stop()
     sent = clock.polls + quiesce(db)
     after = status(db)
     after["Questions"] -= sent  # the script's own polls are not the client's statements
+    if client_end:  # the read counters end with the client; what it wrote is written by now
+        after.update({k: client_end[0][k] for k in READS if k in client_end[0]})
     rows = rows() if callable(rows) else rows
     return {"insert": {"whole-run rows/s": rates.whole_run_rate(rows, samples), "own rows/s": own,
                        "server rows/s": rates.insert_clock(rows, samples), "command rows/s": rows / wall,
@@ -167,7 +178,8 @@ def engbench_iibench(db, args, tmp: Path):
         # the driver's whole process CPU (a fair match for iibench.py's processes); its own figure:
         # rows over the driver's client window (no samplers' start and stop)
         return (s["documents_inserted"], proc["cpu_user_s"] + proc["cpu_sys_s"],
-                s["documents_inserted"] / s["client"]["seconds"])
+                s["documents_inserted"] / s["client"]["seconds"],
+                driver_status(res.run_dir / "driver" / "engine_stats_after.json"))
     return measured(db, args.engine, run)
 
 
