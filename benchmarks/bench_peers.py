@@ -106,8 +106,8 @@ READS = ("Handler_read_next", "Handler_read_prev", "Innodb_buffer_pool_reads", "
 # --- iibench ---
 
 def measured(db, engine, run):
-    """run() -> (rows, client CPU s or None, the client's own rows/s[, the server's status at the
-    client's end]), rows possibly a function called once the server's counters are read (so that
+    """run() -> (rows, client CPU s or None, the client's own rows/s, the server's status at the
+    client's end or None), rows possibly a function called once the server's counters are read (so that
     counting rows is not counted as work), the status (engbench: the driver's snapshot after its
     last commit) the end of the read counters (rows read, pool misses), so that reads made after
     the load (engbench's read-back, a COUNT(*) through the primary key: ~1 row read per row and
@@ -123,7 +123,7 @@ def measured(db, engine, run):
     before, c0 = status(db), child_cpu()
     clock = StatusClock(db).start()
     window, t0 = CpuWindow([db.pid]), time.time()
-    rows, cpu, own, *client_end = run()
+    rows, cpu, own, client_end = run()
     wall = time.time() - t0
     cpu = cpu if cpu is not None else child_cpu() - c0
     other, samples = window.close()["other_pct"], clock.stop()
@@ -131,7 +131,7 @@ def measured(db, engine, run):
     after = status(db)
     after["Questions"] -= sent  # the script's own polls are not the client's statements
     if client_end:  # the read counters end with the client; what it wrote is written by now
-        after.update({k: client_end[0][k] for k in READS if k in client_end[0]})
+        after.update({k: client_end[k] for k in READS if k in client_end})
     rows = rows() if callable(rows) else rows
     return {"insert": {"whole-run rows/s": rates.whole_run_rate(rows, samples), "own rows/s": own,
                        "server rows/s": rates.insert_clock(rows, samples), "command rows/s": rows / wall,
@@ -159,7 +159,7 @@ def iibench_py(db, args, tmp):
         # its own figure: t_ips (inserted / seconds since its start) of its last report line
         reports = [ln.split("\t") for ln in out.stdout.splitlines() if ln.count("\t") == 16]
         own = [float(r[3]) for r in reports if r[3].replace(".", "", 1).isdigit()]
-        return rows, None, own[-1] if own else float("nan")
+        return rows, None, own[-1] if own else float("nan"), None  # nothing read after its last INSERT
     return measured(db, args.engine, run)
 
 

@@ -42,7 +42,6 @@ flush_log_at_trx_commit=2 (so the client, not fsync, is what is compared), binlo
 import argparse
 import json
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -53,18 +52,9 @@ from engbench.peers.cpu import CpuWindow
 from engbench.peers.timeline import StatusClock
 from engbench.run import driver
 from engbench.run.servers.mariadb import MariaDB
-from peers_common import quiesce
+from peers_common import child_cpu, driver_status, quiesce, status
 
 SB_TEST = {"non-index": "oltp_update_non_index", "index": "oltp_update_index"}
-
-
-def child_cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return ru.ru_utime + ru.ru_stime
-
-
-def ints(st: dict) -> dict:
-    return {k: int(v) for k, v in st.items() if str(v).lstrip("-").isdigit()}
 
 
 def work_per(before: dict, after: dict, n: int, engine: str) -> dict:
@@ -88,7 +78,7 @@ def sysbench(db, test, args, action, clients=1):
             f"--mysql-storage-engine={'rocksdb' if args.engine == 'myrocks' else 'innodb'}"]
     if action == "run":
         argv += [f"--threads={clients}", f"--time={args.seconds}", "--report-interval=0"]
-    before, c0 = ints(db.global_status()), child_cpu()
+    before, c0 = status(db), child_cpu()
     clock = StatusClock(db, pids=[db.pid]).start() if action == "run" else None
     out = subprocess.run(argv + [action], capture_output=True, text=True)
     cpu = child_cpu() - c0
@@ -97,7 +87,7 @@ def sysbench(db, test, args, action, clients=1):
         raise RuntimeError(f"sysbench {action} failed: {out.stderr}\n{out.stdout}")
     if action != "run":
         return None
-    after = ints(db.global_status())
+    after = status(db)
     m = re.search(r"transactions:\s+(\d+)\s+\(([\d.]+) per sec", out.stdout)
     return figures(float(m.group(2)), int(m.group(1)), cpu, samples, before, after, (0, float("inf")), args.engine)
 
@@ -119,11 +109,10 @@ def engbench(db, mode, clients, args, tmp: Path):
     if "cpu_s" not in step:
         raise RuntimeError(f"{args.driver} does not report a step's CPU (summary steps[].cpu_s): rebuild it "
                            "(bash scripts/setup.sh)")
-    status = [ints(json.loads((tmp / "o" / f).read_text())["global_status"])
-              for f in ("engine_stats_before.json", "engine_stats_after.json")]
+    st = [driver_status(tmp / "o" / f) for f in ("engine_stats_before.json", "engine_stats_after.json")]
     # the updates' server clock: only the polls after the load (its INSERTs are not updates)
     samples = [x for x in samples if x[0] >= s["load"]["end_unix_s"]]
-    return figures(step["requests_per_s"], step["requests"], step["cpu_s"], samples, status[0], status[1],
+    return figures(step["requests_per_s"], step["requests"], step["cpu_s"], samples, st[0], st[1],
                    (step["start_unix_s"], s["client"]["end_unix_s"]), args.engine)
 
 

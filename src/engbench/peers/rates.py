@@ -38,24 +38,31 @@ def first_statement(samples: list, questions: str = "Questions") -> float:
     return float("nan")
 
 
+def _first_move_at(samples: list, key: str) -> int | None:
+    """Index of the last poll before `key` first changed; None when it never did."""
+    v0 = samples[0][1][key] if samples else None
+    return next((i - 1 for i, (_, st) in enumerate(samples) if st[key] != v0), None)
+
+
+def _settled_at(samples: list, key: str) -> int | None:
+    """Index of the first poll at which `key` had its final value; None when it never changed."""
+    if not samples or samples[0][1][key] == samples[-1][1][key]:
+        return None
+    final = samples[-1][1][key]
+    return next(i for i, (_, st) in enumerate(samples) if st[key] == final)
+
+
 def first_move(samples: list, key: str) -> float:
     """t of the last poll before `key` first changed; nan when it never did."""
-    if not samples:
-        return float("nan")
-    v0 = samples[0][1][key]
-    for i, (_, st) in enumerate(samples):
-        if st[key] != v0:
-            return samples[i - 1][0]
-    return float("nan")
+    i = _first_move_at(samples, key)
+    return float("nan") if i is None else samples[i][0]
 
 
 def settled(samples: list, key: str) -> float:
     """t of the first poll at which `key` had its final value (the last poll's); nan when it
     never changed."""
-    if not samples or samples[0][1][key] == samples[-1][1][key]:
-        return float("nan")
-    final = samples[-1][1][key]
-    return next(t for t, st in samples if st[key] == final)
+    i = _settled_at(samples, key)
+    return float("nan") if i is None else samples[i][0]
 
 
 def increase(samples: list, key: str) -> int:
@@ -85,11 +92,10 @@ def insert_clock(rows: int, samples: list, key: str = "Com_insert") -> float:
 def per_op(samples: list, key: str, ops: str) -> float:
     """Δkey / Δops between the poll before `ops` first moved and the first poll at its final
     value (module docstring); nan when `ops` never moved."""
-    t_a, t_b = first_move(samples, ops), settled(samples, ops)
-    if math.isnan(t_a) or math.isnan(t_b):
+    a, b = _first_move_at(samples, ops), _settled_at(samples, ops)
+    if a is None or b is None:
         return float("nan")
-    a = next(st for t, st in samples if t == t_a)
-    b = next(st for t, st in samples if t == t_b)
+    a, b = samples[a][1], samples[b][1]
     return (b[key] - a[key]) / (b[ops] - a[ops])
 
 
