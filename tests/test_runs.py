@@ -82,6 +82,11 @@ def test_run_is_complete_sealed_and_read_only(scratch):
         assert m[key] not in (None, {}, []), key
     assert m["hardware"]["data_device"]["name"], "the data device is identified"
     assert m["software"]["engine_version"] and m["software"]["sysstat"]
+    mm = m["memory_management"]  # read from this machine's /sys (engbench.run.vm_memory)
+    assert mm["thp_enabled"] in ("always", "madvise", "never") and mm["swap_bytes"] is not None
+    if any(s["action"] == "pageout" and s["state"] == "on" for s in mm["damon_schemes"]):
+        assert mm["damon_paged_out_during_run_bytes"] >= 0
+        assert mm["damon_paged_out_bytes_at_end"] >= mm["damon_paged_out_bytes_at_start"] > 0
     assert m["params"]["max_rows"] == 5000
     for f in ("iostat.txt", "vmstat.txt", "driver_process.csv", "driver/summary.json",
               "driver/intervals.csv", "driver/histograms.csv", "driver/engine_stats_after.json"):

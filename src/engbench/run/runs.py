@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
-from . import capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, speed, targets, ycsb_output
+from . import (capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, speed, targets,
+               vm_memory, ycsb_output)
 from .params import RunRequest
 from .progress import Progress
 
@@ -126,6 +127,8 @@ class Recording:
             "git": machine.git_state(), "started_utc": rundir.iso(self.started), "ended_utc": None,
             "client_window": None, "hardware": machine.hardware(self.data_dir.parent),
             "software": software, "capture": {}, "data_dir": str(self.data_dir), "engbench": rundir.owner(),
+            "memory_management": {**vm_memory.memory_management(),
+                                  "damon_paged_out_bytes_at_start": vm_memory.damon_applied_bytes()},
             **extra}
         rundir.write_manifest(self.run_dir, self.manifest)
 
@@ -363,6 +366,12 @@ def finalize(run_dir, manifest, tools, sampler, status, error, notes=()) -> None
     if client:
         manifest["client_window"] = {"start_unix_s": client.get("start_unix_s"),
                                      "end_unix_s": client.get("end_unix_s")}
+    mm = manifest.get("memory_management")
+    if mm is not None:  # what the VM's DAMON paged out while the run's manifest was open (vm_memory)
+        end = vm_memory.damon_applied_bytes()
+        start = mm.get("damon_paged_out_bytes_at_start")
+        mm["damon_paged_out_bytes_at_end"] = end
+        mm["damon_paged_out_during_run_bytes"] = end - start if end is not None and start is not None else None
     manifest["capture"] = {t.name: t.describe() for t in tools}
     manifest["capture"]["process_sampler"] = {"interval_s": sampler.interval_s if sampler else None,
                                               "samples": sampler.samples if sampler else 0,
