@@ -222,7 +222,7 @@ def table(title, peer_name, res, phase, key_rows):
         eb = rates.median([r[phase][k] for r in res["engbench"]])
         ratios = rates.pair_ratios([e[phase][k] for e in res["engbench"]], [q[phase][k] for q in res["peer"]])
         med = f"{rates.median(ratios):.2f}" if ratios else "-"
-        shown = " ".join(f"{x:.2f}" for x in ratios) if k in key_rows else ""
+        shown = (" ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)) if k in key_rows else ""
         print(f"{k:<24} {num(peer):>12} {num(eb):>12} {med:>13}  {shown}")
     other = [(round(q[phase]["other CPU %"]), round(e[phase]["other CPU %"])) for q, e in zip(res["peer"], res["engbench"])]
     print(f"other CPU % of all CPUs during each pair's runs ({peer_name}, engbench): "

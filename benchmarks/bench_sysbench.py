@@ -168,7 +168,8 @@ def main():
                 continue
             sb, eb = (rates.median([r[k] for r in res[w]]) for w in ("sysbench", "engbench"))
             ratios = rates.pair_ratios([r[k] for r in res["engbench"]], [r[k] for r in res["sysbench"]])
-            pairs = " ".join(f"{x:.2f}" for x in ratios) if k.endswith("tps") else ""
+            pairs = (" ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)) if k.endswith("tps") \
+                else ""
             fmt = (lambda v: f"{v:>10,.0f}") if sb >= 100 else (lambda v: f"{v:>10.3g}")
             print(f"{mode:<10} {clients:>7} {k:<22} {fmt(sb)} {fmt(eb)} {rates.median(ratios):>6.2f}  {pairs}")
         other = [(round(s["other CPU %"]), round(e["other CPU %"])) for s, e in zip(res["sysbench"], res["engbench"])]

@@ -180,7 +180,8 @@ def peer(args, tmp):
                                                           PEER_KNOBS[args.peer_engine], server), server)
             ratios = rates.pair_ratios([e[0] for e in eb], [g[0] for g in go])
             print(f"{letter:<7} {med(go, 0):>14.0f} {med(eb, 0):>15.0f} {rates.median(ratios):>6.2f} "
-                  f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}  {' '.join(f'{x:.2f}' for x in ratios)}; "
+                  f"{med(go, 1):>8.2f} {med(eb, 1):>8.2f}  {' '.join(f'{x:.2f}' for x in ratios)} "
+                  f"({rates.interval_text(ratios)}); "
                   f"{' '.join(f'{x:.0f}' for x in others)}")
 
 

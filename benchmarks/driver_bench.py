@@ -52,6 +52,7 @@ import sys
 import tempfile
 
 from driver_run import run_summary
+from engbench.peers import rates
 from engbench.peers.cpu import CpuWindow
 
 WTPERF = "/root/.cache/engbench/wiredtiger-11.3.1-b11e1830dd1d/bin/wtperf"
@@ -196,7 +197,7 @@ def main():
         ratio = med_ratio if med_ratio is not None else (lr / rr if lr and rr else float("nan"))
         t = "" if target is None else (f">= {target:g}  " + ("met" if ratio >= target else "MISSED"))
         if ratios:
-            t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios)
+            t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)
         if others:
             t += "   other CPU % per pair " + " ".join(f"{x:.0f}" for x in others)
         fmt = lambda v: f"{v:12,.0f}" if v else f"{'n/a':>12}"

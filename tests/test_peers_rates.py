@@ -107,3 +107,18 @@ def test_a_servers_cpu_per_update_is_over_the_updates_own_span():
                (10.5, {"Com_update": 1000, "server_cpu_us": 40_000})]  # after: not the updates'
     assert rates.per_op(samples, "server_cpu_us", "Com_update") == pytest.approx((27_000 - 2_000) / 1000)
     assert math.isnan(rates.per_op(samples[:2], "server_cpu_us", "Com_update"))
+
+
+def test_the_medians_interval_is_from_order_statistics_by_hand():
+    # 5 pairs: [min, max] covers the median unless all 5 fall on one side: 1 - 2/32 = 0.9375;
+    # [x(2), x(4)] would cover only 1 - 2 (1 + 5)/32 = 0.625 < 0.90
+    assert rates.median_interval([0.70, 1.02, 0.96, 0.81, 1.15]) == (0.70, 1.15, 0.9375)
+    # 10 pairs: k = 2 covers 1 - 2 (1 + 10)/1024 = 0.978515625; k = 3 only 1 - 2 (1 + 10 + 45)/1024
+    # = 0.890625 < 0.90, so [x(2), x(9)]
+    ten = [0.93, 1.25, 0.93, 0.81, 0.89, 1.20, 1.08, 1.11, 1.23, 0.97]
+    assert rates.median_interval(ten) == (0.89, 1.23, 0.978515625)
+    assert rates.median_interval(ten, confidence=0.85)[:2] == (0.93, 1.20)  # k = 3: x(3), x(8)
+    # 3 pairs never reach 90 %: [min, max] with its 75 %; NaN left out
+    assert rates.median_interval([1.1, float("nan"), 0.9, 1.0]) == (0.9, 1.1, 0.75)
+    lo, hi, cov = rates.median_interval([])
+    assert math.isnan(lo) and math.isnan(hi) and math.isnan(cov)
