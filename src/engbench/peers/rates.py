@@ -121,6 +121,7 @@ def median_interval(xs: list, confidence: float = 0.90) -> tuple:
     n = len(xs)
     if not n:
         return float("nan"), float("nan"), float("nan")
+
     def cover(k: int) -> float:
         return 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2 ** n
 
