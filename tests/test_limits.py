@@ -367,7 +367,6 @@ def test_the_parent_group_goes_with_the_last_run_group():
         ("the last run group takes engbench's parent with it", others)
 
 
-@pytest.mark.xdist_group(DEVICE)
 def test_a_group_without_io_limits_counts_its_own_device_reads(tmp_path):
     """A run's group with no I/O limit still counts its own device I/O (cgroup.csv read_ios): the
     regime gates read it. On cgroup v1 Linux 6.18.44 counted nothing until a throttle rule had been
