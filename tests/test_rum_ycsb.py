@@ -19,7 +19,7 @@ from engbench.normalize.rum import engine_reads
 from engbench.tables import build_tables, runs_in, write_tables
 from engbench.tables.processed import load_processed
 from conftest import DEVICE
-from physical import page_cache_drops
+from physical import without_drops
 from sealed import unlock
 
 
@@ -212,13 +212,7 @@ def _own_reads_per_op(run_dir, r):
 @DEVICE
 def test_capped_memory_ycsb_c_reads_from_the_device(tmp_path):
     capped = _run(tmp_path, "rocksdb", *CAPPED, "run.memory_limit=48MB")
-    before = page_cache_drops()
-    cached = _run(tmp_path, "rocksdb", *CAPPED)
-    drops = page_cache_drops() - before
-    if drops:  # something else (another test run's drop_caches) emptied the page cache under the control
-        before = page_cache_drops()
-        cached = _run(tmp_path, "rocksdb", *CAPPED)
-        drops = page_cache_drops() - before
+    cached, drops = without_drops(lambda: _run(tmp_path, "rocksdb", *CAPPED))
     proc = _process(tmp_path)
     runs = proc["runs"].set_index("run_id")
     c, f = runs.loc[capped.name], runs.loc[cached.name]

@@ -99,6 +99,11 @@ def per_op(samples: list, key: str, ops: str) -> float:
     return (b[key] - a[key]) / (b[ops] - a[ops])
 
 
+def _numbers(xs) -> list:
+    """xs without None and NaN."""
+    return [x for x in xs if x is not None and not math.isnan(x)]
+
+
 def pair_ratios(ours: list, peers: list) -> list:
     """ours[i] / peers[i] for every pair whose peer figure is a number other than 0."""
     return [o / p for o, p in zip(ours, peers)
@@ -106,7 +111,7 @@ def pair_ratios(ours: list, peers: list) -> list:
 
 
 def median(xs: list) -> float:
-    xs = [x for x in xs if x is not None and not math.isnan(x)]
+    xs = _numbers(xs)
     return statistics.median(xs) if xs else float("nan")
 
 
@@ -117,7 +122,7 @@ def median_interval(xs: list, confidence: float = 0.90) -> tuple:
     is 1 − 2·P(B ≤ k − 1), B ~ Binomial(n, ½): the largest k whose coverage is still ≥ `confidence`
     is taken (k = 1, [min, max], when even that falls short; its coverage says so: 75 % for 3
     pairs, 93.75 % for 5). NaN and None are left out; (nan, nan, nan) without a ratio."""
-    xs = sorted(x for x in xs if x is not None and not math.isnan(x))
+    xs = sorted(_numbers(xs))
     n = len(xs)
     if not n:
         return float("nan"), float("nan"), float("nan")

@@ -52,6 +52,14 @@ def _kdamonds(sys_root: Path) -> list[Path]:
     return _numbered(sys_root / "kernel" / "mm" / "damon" / "admin" / "kdamonds")
 
 
+def _schemes(sys_root: Path):
+    """(kdamond, context, scheme) directories of every DAMON scheme."""
+    for kd in _kdamonds(sys_root):
+        for ctx in _numbered(kd / "contexts"):
+            for sch in _numbered(ctx / "schemes"):
+                yield kd, ctx, sch
+
+
 def damon_schemes(sys_root: Path = SYS) -> list[dict]:
     """Every DAMON scheme of every kdamond: the kdamond's state, the monitored address space
     (`operations`: paddr = all physical memory), the action and the access pattern it acts on.
@@ -60,20 +68,18 @@ def damon_schemes(sys_root: Path = SYS) -> list[dict]:
     intervals); quota_bytes_per_s = quotas/bytes x 1000 / quotas/reset_interval_ms (None without a
     size quota)."""
     out = []
-    for kd in _kdamonds(sys_root):
-        for ctx in _numbered(kd / "contexts"):
-            aggr_us = _int(ctx / "monitoring_attrs" / "intervals" / "aggr_us")
-            for sch in _numbered(ctx / "schemes"):
-                pat = sch / "access_pattern"
-                age_min = _int(pat / "age" / "min")
-                q_bytes, q_reset = _int(sch / "quotas" / "bytes"), _int(sch / "quotas" / "reset_interval_ms")
-                out.append({
-                    "kdamond": int(kd.name), "state": _read(kd / "state"), "operations": _read(ctx / "operations"),
-                    "action": _read(sch / "action"),
-                    "min_age_s": age_min * aggr_us / 1e6 if age_min is not None and aggr_us else None,
-                    "max_nr_accesses": _int(pat / "nr_accesses" / "max"),
-                    "quota_bytes_per_s": q_bytes * 1000 / q_reset if q_bytes and q_reset else None,
-                    "watermark_metric": _read(sch / "watermarks" / "metric")})
+    for kd, ctx, sch in _schemes(sys_root):
+        aggr_us = _int(ctx / "monitoring_attrs" / "intervals" / "aggr_us")
+        pat = sch / "access_pattern"
+        age_min = _int(pat / "age" / "min")
+        q_bytes, q_reset = _int(sch / "quotas" / "bytes"), _int(sch / "quotas" / "reset_interval_ms")
+        out.append({
+            "kdamond": int(kd.name), "state": _read(kd / "state"), "operations": _read(ctx / "operations"),
+            "action": _read(sch / "action"),
+            "min_age_s": age_min * aggr_us / 1e6 if age_min is not None and aggr_us else None,
+            "max_nr_accesses": _int(pat / "nr_accesses" / "max"),
+            "quota_bytes_per_s": q_bytes * 1000 / q_reset if q_bytes and q_reset else None,
+            "watermark_metric": _read(sch / "watermarks" / "metric")})
     return out
 
 
@@ -109,18 +115,13 @@ def damon_applied_bytes(sys_root: Path = SYS) -> int | None:
     """Bytes every running kdamond's `pageout` schemes have paged out since they started (the sum
     of their stats/sz_applied, refreshed first); None when no kdamond runs a pageout scheme. The
     difference of two readings is what the VM took back between them."""
-    total, seen = 0, False
-    for kd in _kdamonds(sys_root):
-        if _read(kd / "state") != "on":
-            continue
-        try:
+    running = [kd for kd in _kdamonds(sys_root) if _read(kd / "state") == "on"]
+    try:
+        for kd in running:
             (kd / "state").write_text("update_schemes_stats")
-        except OSError:
-            return None  # not root, or a kernel without it: the figure would be stale
-        for ctx in _numbered(kd / "contexts"):
-            for sch in _numbered(ctx / "schemes"):
-                if _read(sch / "action") == "pageout":
-                    applied = _int(sch / "stats" / "sz_applied")
-                    if applied is not None:
-                        total, seen = total + applied, True
-    return total if seen else None
+    except OSError:
+        return None  # not root, or a kernel without it: the figure would be stale
+    applied = [_int(sch / "stats" / "sz_applied") for kd, _, sch in _schemes(sys_root)
+               if kd in running and _read(sch / "action") == "pageout"]
+    applied = [a for a in applied if a is not None]
+    return sum(applied) if applied else None
