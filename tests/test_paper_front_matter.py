@@ -29,6 +29,10 @@ def test_front_matter_is_the_newest_runs_date_and_commit(tmp_path):
     assert citation.front({}, repo=tmp_path)["date"] == "no runs"
     yaml_text = citation.front_matter(f)
     assert "date: '2026-11-23'\n" in yaml_text and "bibliography: references.bib\n" in yaml_text
+    # a commit of digits and one "e" is a float to pandoc's YAML 1.2 reader (it printed 7234e3384005
+    # as 7.234e3384005): quoted; a hash with other letters stays plain
+    assert "data-commit: '7234e3384005'\n" in citation.front_matter(dict(f, **{"data-commit": "7234e3384005"}))
+    assert "data-commit: abcdef012345-dirty\n" in yaml_text
     assert citation.version() == re.search(r'^version = "([^"]+)"', (paths.REPO / "pyproject.toml").read_text(),
                                            re.M).group(1)
 

@@ -79,9 +79,24 @@ def front(manifests: dict, repo: Path = paths.REPO) -> dict:
             "bibliography": BIB}
 
 
+# A plain scalar that YAML 1.2's core schema (pandoc's reader) takes for a number, though PyYAML
+# (YAML 1.1) writes it unquoted: a commit such as 7234e3384005 printed as "7.234e3384005".
+_YAML12_NUMBER = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+"
+                            r"|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)")
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Dumper.add_representer(str, lambda d, v: d.represent_scalar(
+    "tag:yaml.org,2002:str", v, style="'" if _YAML12_NUMBER.fullmatch(v) else None))
+
+
 def front_matter(fields: dict) -> str:
-    """The YAML lines of paper.md's front matter (the template adds the title and the --- lines)."""
-    return yaml.safe_dump(fields, sort_keys=False, allow_unicode=True, width=1000)
+    """The YAML lines of paper.md's front matter (the template adds the title and the --- lines);
+    a string that a YAML 1.2 reader would take for a number is quoted."""
+    return yaml.dump(fields, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
 
 
 # --- the reference list -------------------------------------------------------------------------
