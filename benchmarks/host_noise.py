@@ -1,0 +1,128 @@
+"""How far this machine alone spreads the repetitions of one configuration (issue 26), and how long a
+run's measured window must be for three repetitions to land within ±15 % of their median.
+
+The same fixed work, timed back to back for --minutes: the driver's fillseq on WiredTiger in memory
+(/dev/shm, one thread, log off, --keys keys: CPU and memory only, no device; with --parallel 2, two
+such processes at once, each its own database, so that both CPUs are busy as in a run whose threads
+fill the machine, with nothing shared between them), and between two of them
+the speed probe's sha256 of 32 MiB (engbench.run.speed, taken once, not the best of 3). Each series
+is cut into windows as long as a run's measured window, and for each length it prints the windows'
+coefficient of variation, their range against the median, and the fraction of every three distinct
+windows that lie within ±15 % of their median (engbench.rulebook.noise: the windows stand in for
+three repetitions of one configuration). Beside it, the shipped reproduction's own figure
+(regime.reproduction_summary over data/processed/runs.parquet) and its runs' measured windows.
+
+Nothing else may run meanwhile (the other CPU of every unit is printed).
+
+    .venv/bin/python benchmarks/host_noise.py [--minutes 20] [--keys 500000] [--parallel 1]
+                                              [--windows 10,30,60,120,240] [--samples FILE.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from driver_run import run_summary
+from engbench.peers.cpu import CpuWindow
+from engbench.rulebook import noise, regime
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def steal_ticks() -> int:
+    with open("/proc/stat") as f:
+        return int(f.readline().split()[8])
+
+
+def sha_unit(buf: bytes) -> tuple[float, float, float]:
+    t = time.time()
+    t0 = time.perf_counter()
+    hashlib.sha256(buf).digest()
+    return t, len(buf) / 2**20, time.perf_counter() - t0
+
+
+def shipped() -> str:
+    import pandas as pd
+
+    path = ROOT / "data" / "processed" / "runs.parquet"
+    if not path.exists():
+        return "shipped reproduction: no data/processed/runs.parquet"
+    runs = pd.read_parquet(path)
+    s = regime.reproduction_summary(runs)
+    if not s:
+        return "shipped reproduction: no reproduction runs"
+    ok = runs[runs["trial"].fillna("").str.contains("repro_") & (runs["status"] == "ok")]
+    secs = pd.to_numeric(ok["seconds"], errors="coerce").dropna()
+    return (f"shipped reproduction: {s['within']} of {s['configurations']} configurations within "
+            f"±{regime.SPREAD * 100:g} % ({s['within'] / s['configurations']:.0%}); their runs' measured windows "
+            f"{secs.min():.0f}-{secs.max():.0f} s, median {secs.median():.0f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--driver", default=str(ROOT / "build" / "engbench-driver"))
+    ap.add_argument("--minutes", type=float, default=20.0)
+    ap.add_argument("--keys", type=int, default=500_000)
+    ap.add_argument("--parallel", type=int, default=1, help="fillseq processes at once (each one thread)")
+    ap.add_argument("--windows", default="10,30,60,120,240", help="window lengths, seconds")
+    ap.add_argument("--samples", help="also write every unit as a JSON line here")
+    a = ap.parse_args()
+    windows = [float(w) for w in a.windows.split(",")]
+    if not Path(a.driver).exists():
+        print(f"no driver at {a.driver} (scripts/setup.sh core builds it)", file=sys.stderr)
+        return 2
+    tempfile.tempdir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    params = {"num": a.keys, "key_size": 16, "value_size": 100, "batch": 1000, "compressible_pct": 100}
+    knobs = {"wiredtiger.log": False, "wiredtiger.cache_size": "1GB", "wiredtiger.block_compressor": "none"}
+    buf = b"\x5a" * (32 << 20)
+    drv, sha, other = [], [], []
+    out = open(a.samples, "w") if a.samples else None
+    steal0, wall0 = steal_ticks(), time.time()
+    end = wall0 + a.minutes * 60
+    print(f"{a.minutes:g} min of fillseq wiredtiger ({a.keys:,} keys, 1 thread, in /dev/shm; {a.parallel} at once) "
+          "and sha256 (32 MiB), back to back", file=sys.stderr)
+    pool = ThreadPoolExecutor(a.parallel)
+    while time.time() < end:
+        cpu = CpuWindow()
+        t = time.time()
+        runs = list(pool.map(lambda _: run_summary(a.driver, "fillseq", "wiredtiger", params, knobs), range(a.parallel)))
+        rates = [s["rates"]["insert"]["items_per_s"] for s in runs]
+        drv.extend((t, a.keys, a.keys / rate) for rate in rates)
+        sha.append(sha_unit(buf))
+        other.append(cpu.close()["other_pct"])
+        if out:
+            out.write(json.dumps({"t": t, "fillseq_per_s": rates, "sha_mib_s": sha[-1][1] / sha[-1][2],
+                                  "other_cpu_pct": other[-1]}) + "\n")
+        if len(drv) % 50 == 0:
+            print(f"  {len(drv)} units, {(end - time.time()) / 60:.1f} min left", file=sys.stderr, flush=True)
+    steal = (steal_ticks() - steal0) / os.sysconf("SC_CLK_TCK") / ((time.time() - wall0) * os.cpu_count()) * 100
+    if out:
+        out.close()
+    print(f"{len(drv)} fillseq units ({a.parallel} at once) in {a.minutes:g} min; other CPU per unit: median {statistics.median(other):.1f} %, "
+          f"max {max(other):.1f} %; steal {steal:.2f} % of the CPUs")
+    print(f"{'series':10} {'window':>7} {'windows':>8} {'CV':>6} {'min/med':>8} {'max/med':>8} "
+          f"{'3 within ±' + format(regime.SPREAD * 100, 'g') + ' %':>16}")
+    for name, series in (("fillseq", drv), ("sha256", sha)):
+        for w in windows:
+            r = noise.window_rates(series, w)
+            if len(r) < 3:
+                print(f"{name:10} {w:6.0f}s {len(r):8d}   (fewer than 3 windows)")
+                continue
+            med = statistics.median(r)
+            print(f"{name:10} {w:6.0f}s {len(r):8d} {noise.variation(r):6.1%} {min(r) / med:8.2f} {max(r) / med:8.2f} "
+                  f"{noise.within_fraction(r, 3, regime.SPREAD):16.0%}")
+    print(shipped())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
