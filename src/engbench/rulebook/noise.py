@@ -11,6 +11,8 @@ their median": how much of a miss is the machine's, not the method's).
         over every set of `reps` distinct windows: the fraction whose
         max_i |r_i / median(r) - 1| <= bound   (regime.reproduction_summary's spread, with windows
         standing in for repetitions)
+    adjacent_ratios(rates) = [r_(w+1) / r_w]   the same work timed twice in a row, as one interleaved
+        pair of a side-by-side benchmark (benchmarks/*.py) sees two equal clients: an A/A pair
 
 A window's rate is work over time, not a mean of unit rates, so a slow unit counts for as long as it
 took (as a run's rate counts its slow seconds). benchmarks/host_noise.py measures and prints these."""
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from itertools import combinations
+from itertools import combinations, pairwise
 
 
 def window_rates(samples, seconds: float) -> list[float]:
@@ -60,3 +62,10 @@ def within_fraction(rates, reps: int = 3, bound: float = 0.15) -> float:
         med = statistics.median(group)
         ok += max(abs(r / med - 1) for r in group) <= bound
     return ok / len(sets)
+
+
+def adjacent_ratios(rates) -> list[float]:
+    """Each window's rate over the one before it: the pair ratios of two equal clients timed one
+    after the other."""
+    rates = list(rates)
+    return [b / a for a, b in pairwise(rates) if a > 0]
