@@ -5,7 +5,8 @@ their median": how much of a miss is the machine's, not the method's).
     window_rates(samples, seconds) -> [r_w]
         samples: (t_start, work, duration) per unit of fixed work, in time order;
         r_w = sum(work) / sum(duration) over the units that start in window w = floor((t - t0) / seconds),
-        complete windows only (the last, partial one is dropped)
+        complete windows only (the last, partial one is dropped), and only those in which a unit
+        started (units shorter than the window leave none empty)
     variation(rates) = stdev(rates) / mean(rates)          (sample stdev; NaN below 2 windows)
     within_fraction(rates, reps, bound)
         over every set of `reps` distinct windows: the fraction whose
