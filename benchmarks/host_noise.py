@@ -27,7 +27,6 @@ Nothing else may run meanwhile (the other CPU of every unit is printed).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import random
@@ -42,20 +41,15 @@ from driver_run import run_summary
 
 from engbench.peers.cpu import CpuWindow
 from engbench.rulebook import noise, regime
+from engbench.run import speed
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def steal_ticks() -> int:
-    with open("/proc/stat") as f:
-        return int(f.readline().split()[8])
-
-
-def sha_unit(buf: bytes) -> tuple[float, float, float]:
+def sha_unit() -> tuple[float, float, float]:
+    """(t, MiB, seconds) of one sha256 of the speed probe's CPU_MIB (its cpu_mb_s, one try)."""
     t = time.time()
-    t0 = time.perf_counter()
-    hashlib.sha256(buf).digest()
-    return t, len(buf) / 2**20, time.perf_counter() - t0
+    return t, speed.CPU_MIB, speed.CPU_MIB / speed.cpu_mb_s(tries=1)
 
 
 def shipped() -> str:
@@ -68,8 +62,7 @@ def shipped() -> str:
     s = regime.reproduction_summary(runs)
     if not s:
         return "shipped reproduction: no reproduction runs"
-    ok = runs[runs["trial"].fillna("").str.contains("repro_") & (runs["status"] == "ok")]
-    secs = pd.to_numeric(ok["seconds"], errors="coerce").dropna()
+    secs = pd.to_numeric(regime.reproduction_runs(runs)["seconds"], errors="coerce").dropna()
     return (f"shipped reproduction: {s['within']} of {s['configurations']} configurations within "
             f"±{regime.SPREAD * 100:g} % ({s['within'] / s['configurations']:.0%}); their runs' measured windows "
             f"{secs.min():.0f}-{secs.max():.0f} s, median {secs.median():.0f} s")
@@ -99,11 +92,9 @@ def main() -> int:
     tempfile.tempdir = "/dev/shm" if os.path.isdir("/dev/shm") else None
     params = {"num": a.keys, "key_size": 16, "value_size": 100, "batch": 1000, "compressible_pct": 100}
     knobs = {"wiredtiger.log": False, "wiredtiger.cache_size": "1GB", "wiredtiger.block_compressor": "none"}
-    buf = b"\x5a" * (32 << 20)
-    drv, sha, other = [], [], []
+    drv, sha, other, steal = [], [], [], []
     out = open(a.samples, "w") if a.samples else None  # noqa: SIM115 - open for the whole loop
-    steal0, wall0 = steal_ticks(), time.time()
-    end = wall0 + a.minutes * 60
+    end = time.time() + a.minutes * 60
     print(f"{a.minutes:g} min of fillseq wiredtiger ({a.keys:,} keys, 1 thread, in /dev/shm; {a.parallel} at once) "
           "and sha256 (32 MiB), back to back", file=sys.stderr)
     pool = ThreadPoolExecutor(a.parallel)
@@ -113,18 +104,20 @@ def main() -> int:
         runs = list(pool.map(lambda _: run_summary(a.driver, "fillseq", "wiredtiger", params, knobs), range(a.parallel)))
         rates = [s["rates"]["insert"]["items_per_s"] for s in runs]
         drv.extend((t, a.keys, a.keys / rate) for rate in rates)
-        sha.append(sha_unit(buf))
-        other.append(cpu.close()["other_pct"])
+        sha.append(sha_unit())
+        window = cpu.close()
+        other.append(window["other_pct"])
+        steal.append(window["steal_pct"])
         if out:
             out.write(json.dumps({"t": t, "keys": a.keys, "fillseq_per_s": rates, "sha_mib_s": sha[-1][1] / sha[-1][2],
-                                  "other_cpu_pct": other[-1]}) + "\n")
+                                  "other_cpu_pct": other[-1], "steal_pct": steal[-1]}) + "\n")
         if len(drv) % 50 == 0:
             print(f"  {len(drv)} units, {(end - time.time()) / 60:.1f} min left", file=sys.stderr, flush=True)
-    steal = (steal_ticks() - steal0) / os.sysconf("SC_CLK_TCK") / ((time.time() - wall0) * os.cpu_count()) * 100
     if out:
         out.close()
-    print(f"{len(drv)} fillseq units ({a.parallel} at once) in {a.minutes:g} min; other CPU per unit: median {statistics.median(other):.1f} %, "
-          f"max {max(other):.1f} %; steal {steal:.2f} % of the CPUs")
+    print(f"{len(drv)} fillseq units ({a.parallel} at once) in {a.minutes:g} min; other CPU per unit: median "
+          f"{statistics.median(other):.1f} %, max {max(other):.1f} %; steal per unit: median "
+          f"{statistics.median(steal):.2f} %, max {max(steal):.2f} % of the CPUs")
     return report(a, windows, drv, sha)
 
 

@@ -80,6 +80,20 @@ def test_other_cpu_is_the_machines_busy_time_less_the_measured_processes():
         cpu.stat_times("intr 1 2 3\n")
 
 
+def test_steal_is_the_eighth_figure_of_the_cpu_line():
+    # user nice system idle iowait irq softirq steal: 7 s of steal, then 10 s; a layout without the
+    # 'cpu' line first is refused as stat_times refuses it
+    t = cpu.TICK
+    assert cpu.steal_time(f"cpu  {t} 0 0 {9 * t} 0 0 0 {7 * t} 0 0\n") == 7
+    assert cpu.steal_time(f"cpu  {t} 0 0 {9 * t} 0 0 0 {10 * t} 0 0\n") == 10
+    with pytest.raises(ValueError, match="cpu"):
+        cpu.steal_time("intr 1 2 3\n")
+    # a real window has all four figures, steal among the machine's busy time
+    w = cpu.CpuWindow().close()
+    assert set(w) == {"machine_pct", "own_pct", "other_pct", "steal_pct"}
+    assert 0 <= w["steal_pct"] <= w["machine_pct"] + 1e-9 or math.isnan(w["steal_pct"])
+
+
 def test_a_process_cpu_is_read_after_its_name_which_may_hold_parentheses_and_spaces():
     t = cpu.TICK
     line = f"4242 (my (odd) name) S 1 4242 4242 0 -1 4194560 100 0 0 0 {7 * t} {3 * t} 0 0 20 0 9 0 100 0 0"

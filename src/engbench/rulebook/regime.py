@@ -200,6 +200,14 @@ def _numbers(frame: pd.DataFrame, column: str) -> pd.Series:
 SPREAD = 0.15
 
 
+def reproduction_runs(runs: pd.DataFrame) -> pd.DataFrame:
+    """The ok runs whose trial is of a repro_* experiment file, with that file's stem as `exp`."""
+    if "trial" not in runs or runs.empty:
+        return runs.iloc[0:0].assign(exp=pd.Series(dtype=object))
+    exp = runs["trial"].map(measure.experiment_of)
+    return runs[exp.fillna("").str.startswith("repro_") & (runs["status"] == "ok")].assign(exp=exp)
+
+
 def reproduction_summary(runs: pd.DataFrame) -> dict:
     """How quiet the machine was and how far repetitions spread, over the ok reproduction runs
     (runs whose trial is of a repro_* experiment file):
@@ -225,10 +233,7 @@ def reproduction_summary(runs: pd.DataFrame) -> dict:
                                           a quiet host steals ~0)
 
     An empty dict when there is no reproduction run."""
-    if "trial" not in runs or runs.empty:
-        return {}
-    exp = runs["trial"].map(measure.experiment_of)
-    rep = runs[exp.fillna("").str.startswith("repro_") & (runs["status"] == "ok")].assign(exp=exp)
+    rep = reproduction_runs(runs)
     if rep.empty:
         return {}
     other = pd.to_numeric(rep["other_cpu_pct"], errors="coerce").dropna()
