@@ -3,9 +3,10 @@
 # idempotent and cached, so a second call is fast), then:
 #   go.sh main   set-up of the core (build packages, .venv, WiredTiger, the driver), then the main
 #                job: iibench on every available embedded engine (engbench main)
-#   go.sh test   set-up of everything (core, servers, workflow, browser, tools), then the test
-#                suite: pytest over tests/ and every notebook (nbval: strictly for the notebooks
-#                committed with outputs, lax for the others), all but the slow tier
+#   go.sh test   set-up of everything (core, the driver's unit tests, servers, workflow, browser,
+#                tools), then the test suite: pytest over tests/ (the driver's unit tests among them,
+#                tests/test_driver_conformance.py) and every notebook (nbval: strictly for the
+#                notebooks committed with outputs, lax for the others), all but the slow tier
 #   go.sh slow   set-up of everything, then the slow tier (tests marked `slow`: the README's commands
 #                on a fresh clone); .ci/run runs `test` and then `slow`
 #   go.sh lab    set-up of the core, then JupyterLab on notebooks/ with this checkout's kernel (.venv)

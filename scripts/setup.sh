@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # What engbench needs on a fresh Debian 12 machine, installed by need, idempotently and cached.
 #
-#   bash scripts/setup.sh [PART ...]        PART: core (always), servers, workflow, browser, tools, all
+#   bash scripts/setup.sh [PART ...]        PART: core (always), tests, servers, workflow, browser, tools, all
 #
 #   core      what the main job needs: Debian build packages and sysstat; this checkout's Python
 #             environment in ./.venv (pinned requirements.txt, engbench editable from this checkout,
 #             made by uv from a download cache shared by all checkouts); WiredTiger 11.3.1 as a
-#             Release static library + wtperf (scripts/build_wiredtiger.sh); the compiled driver and
-#             its unit tests (cached by a hash of their sources and the WiredTiger build)
+#             Release static library + wtperf (scripts/build_wiredtiger.sh); the compiled driver
+#             (cached by a hash of its sources and the WiredTiger build)
+#   tests     the driver's unit tests (GoogleTest: build/engbench-driver-tests, built in the driver's
+#             cached build directory; tests/test_driver_conformance.py runs them): the test command's,
+#             not the main job's
 #   servers   MariaDB 10.11 with MyRocks, FerretDB v1.24.2 from its Go module (scripts/setup_servers.sh):
 #             the server targets (mariadb-innodb, mariadb-myrocks, mongodb) and their tests
 #   workflow  Slurm and munge (scripts/setup_workflow.sh): the workflow's cluster profile and its test
@@ -16,7 +19,7 @@
 #             reference tools of benchmarks/ and of the reference-client tests)
 #   all       every part: what the test command needs
 #
-# `go.sh main` and `go.sh lab` set up core only; `go.sh test` sets up all; an engbench command that
+# `go.sh main` and `go.sh lab` set up core only (no GoogleTest, no test binary); `go.sh test` sets up all; an engbench command that
 # needs a part it does not find runs this script for that part (engbench.setup.ensure).
 # Cache: $ENGBENCH_CACHE (default ~/.cache/engbench). Driver and WiredTiger builds that no checkout
 # uses any more are removed (the newest $ENGBENCH_KEEP_BUILDS, default 3, of each kind stay), and
@@ -34,9 +37,9 @@ parts=()
 for a in "${@:-core}"; do
   case "$a" in
     core) ;;
-    servers|workflow|browser|tools) parts+=("$a") ;;
-    all) parts+=(servers workflow browser tools) ;;
-    *) echo "setup.sh: unknown part '$a' (core, servers, workflow, browser, tools, all)" >&2; exit 2 ;;
+    tests|servers|workflow|browser|tools) parts+=("$a") ;;
+    all) parts+=(tests servers workflow browser tools) ;;
+    *) echo "setup.sh: unknown part '$a' (core, tests, servers, workflow, browser, tools, all)" >&2; exit 2 ;;
   esac
 done
 want() { local p; for p in "${parts[@]:-}"; do [ "$p" = "$1" ] && return 0; done; return 1; }
@@ -95,7 +98,7 @@ prune_builds() {  # prune_builds WHAT GLOB LINKNAME
 # --- core: Debian packages the driver, WiredTiger and the captures need ---
 apt_need ca-certificates build-essential cmake ninja-build pkg-config git python3 python3-venv python3-dev \
   libsnappy-dev libzstd-dev liblz4-dev zlib1g-dev librocksdb-dev libbson-dev liblmdb-dev libsqlite3-dev \
-  nlohmann-json3-dev libyaml-cpp-dev libgtest-dev libmariadb-dev libmongoc-dev sysstat procps util-linux \
+  nlohmann-json3-dev libyaml-cpp-dev libmariadb-dev libmongoc-dev sysstat procps util-linux \
   fonts-dejavu-core poppler-utils
 
 # --- core: Python environment (before WiredTiger: its build uses pip download) ---
@@ -138,7 +141,7 @@ wt_prefix=$(PATH="$tools/bin:$PATH" bash "$here/scripts/build_wiredtiger.sh" | t
 [ $((SECONDS - t0)) -lt 2 ] || took "WiredTiger" "$t0"
 use_build "$wt_prefix"
 
-# --- core: the driver and its unit tests ---
+# --- core: the driver (its unit tests are the `tests` part's, below) ---
 drv_key=$( (cd "$here/driver" && find . -type f \( -name '*.cc' -o -name '*.h' -o -name CMakeLists.txt \) -print0 \
             | sort -z | xargs -0 sha256sum; echo "$wt_prefix") | sha256sum | cut -c1-12)
 drv="$CACHE/driver-$drv_key"
@@ -146,21 +149,39 @@ if [ ! -f "$drv/.complete" ]; then
   log "building the driver into $drv"
   t0=$SECONDS
   rm -rf "$drv"
-  cmake -S "$here/driver" -B "$drv" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWT_PREFIX="$wt_prefix" >&2
-  ninja -C "$drv" >&2
+  # configured without the tests (GoogleTest is not a core package); the tests part turns them on
+  cmake -S "$here/driver" -B "$drv" -G Ninja -DCMAKE_BUILD_TYPE=Release -DWT_PREFIX="$wt_prefix" -DEB_TESTS=OFF >&2
+  ninja -C "$drv" engbench-driver >&2
   touch "$drv/.complete"
   took "the driver" "$t0"
 fi
 use_build "$drv"
 mkdir -p "$here/build"
 ln -sfn "$drv/engbench-driver" "$here/build/engbench-driver"
-ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"
+# a test binary of another build (older sources) is not this driver's: the tests part links it again
+if [ -L "$here/build/engbench-driver-tests" ] \
+   && [ "$(dirname "$(readlink "$here/build/engbench-driver-tests")")" != "$drv" ]; then
+  rm -f "$here/build/engbench-driver-tests"
+fi
 ln -sfn "$wt_prefix" "$here/build/wiredtiger"
 ln -sfn "$tools/bin/uv" "$here/build/uv"   # tests/test_environment.py makes the analysis environment with it
 prune_builds driver 'driver-*' engbench-driver
 prune_builds WiredTiger 'wiredtiger-*' wiredtiger
 
 # --- the parts beyond the main job ---
+# tests: the driver's unit tests, built in the driver's own cached build directory (the same ebcore)
+if want tests; then
+  apt_need libgtest-dev
+  if [ ! -f "$drv/.tests-complete" ]; then
+    log "building the driver's unit tests into $drv"
+    t0=$SECONDS
+    cmake -S "$here/driver" -B "$drv" -DEB_TESTS=ON >&2
+    ninja -C "$drv" engbench-driver-tests >&2
+    touch "$drv/.tests-complete"
+    took "the driver's unit tests" "$t0"
+  fi
+  ln -sfn "$drv/engbench-driver-tests" "$here/build/engbench-driver-tests"
+fi
 if want tools; then apt_need fio sysbench rocksdb-tools; fi
 if want browser; then apt_need chromium chromium-driver; fi
 if want servers; then bash "$here/scripts/setup_servers.sh"; fi

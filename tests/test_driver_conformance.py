@@ -14,7 +14,7 @@ BINARY = paths.REPO / "build" / "engbench-driver-tests"
 @pytest.fixture(scope="module")
 def gtest_report(tmp_path_factory):
     if not BINARY.exists():
-        pytest.fail(f"{BINARY} missing: run `bash scripts/setup.sh`")
+        pytest.fail(f"{BINARY} missing: run `bash scripts/setup.sh tests` (go.sh test does)")
     out = tmp_path_factory.mktemp("gtest") / "report.json"
     proc = subprocess.run([str(BINARY), f"--gtest_output=json:{out}"], capture_output=True, text=True,
                           timeout=900)
