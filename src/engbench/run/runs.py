@@ -190,7 +190,8 @@ def recording(out_dir: Path, work: Path, workload: str, engine: str, started, li
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
-            show_progress: bool = True, experiment: str | None = None, wait_quiet_s: float = 0) -> RunResult:
+            show_progress: bool = True, experiment: str | None = None, wait_quiet_s: float = 0,
+            schedule: dict | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
     housekeeping(out_dir)
     lim, _ = limits.split(req.knobs)
@@ -240,6 +241,8 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             extra = {"experiment": experiment, "run_limits": limits.record(lim, req.engine, resolved.get("knobs"), group)}
             if before is not None:
                 extra["machine_before"] = before
+            if schedule:  # its place in a reproduce plan: group, round, position in the round (engbench.run.rounds)
+                extra["schedule"] = schedule
             if tgt:
                 extra["server"] = tgt.info
             rec.describe(argv or sys.argv, resolved.get("params"), resolved.get("knobs"), resolved.get("seed"),
