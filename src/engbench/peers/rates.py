@@ -16,7 +16,8 @@
                   the first poll at which it had its final value (a server's CPU per update, the
                   polls sampling its CPU: timeline.StatusClock(pids=...))
     pair ratios   engbench / peer per interleaved pair, and their median (a loaded machine moves
-                  both runs of a pair alike)
+                  both runs of a pair alike), with the median's distribution-free interval
+                  (median_interval, from engbench.effects)
 
 Counters are read as integers; a poll that finds a counter missing is an error in the caller."""
 
@@ -24,6 +25,8 @@ from __future__ import annotations
 
 import math
 import statistics
+
+from ..effects import median_interval  # the one home of the statistics (engbench.effects)
 
 
 def first_statement(samples: list, questions: str = "Questions") -> float:
@@ -113,27 +116,6 @@ def pair_ratios(ours: list, peers: list) -> list:
 def median(xs: list) -> float:
     xs = _numbers(xs)
     return statistics.median(xs) if xs else float("nan")
-
-
-def median_interval(xs: list, confidence: float = 0.90) -> tuple:
-    """(low, high, coverage): a distribution-free interval for the median of the pairs' ratios,
-    from their order statistics. With n sorted ratios x(1) ≤ … ≤ x(n), [x(k), x(n+1−k)] misses the
-    true median only if at most k − 1 ratios fall below it or at most k − 1 above, so its coverage
-    is 1 − 2·P(B ≤ k − 1), B ~ Binomial(n, ½): the largest k whose coverage is still ≥ `confidence`
-    is taken (k = 1, [min, max], when even that falls short; its coverage says so: 75 % for 3
-    pairs, 93.75 % for 5). NaN and None are left out; (nan, nan, nan) without a ratio."""
-    xs = sorted(_numbers(xs))
-    n = len(xs)
-    if not n:
-        return float("nan"), float("nan"), float("nan")
-
-    def cover(k: int) -> float:
-        return 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2 ** n
-
-    k = 1
-    while k + 1 <= (n + 1) // 2 and cover(k + 1) >= confidence:
-        k += 1
-    return xs[k - 1], xs[n - k], cover(k)
 
 
 def interval_text(xs: list, confidence: float = 0.90) -> str:
