@@ -35,8 +35,13 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     assert reproduce.run([exp], **kw, out=out) == 0, out.getvalue()
     text = out.getvalue()
     assert "4 runs: 0 already sealed" in text and "4 to run (estimated" in text
-    assert "[1/4] repro_tiny.sqlite.r1 done; 3 left, ~" in text
-    assert "[4/4] repro_tiny.lmdb.r2 done; 0 left" in text
+    # the plan, written before the first run: seeded interleaved rounds (issue 44), its seed printed
+    plan_file = area / "state" / "plan.json"
+    plan = reproduce.rounds.read(plan_file)
+    order = [f"repro_tiny.{s['engine']}.r{s['round']}" for s in plan.schedule()]
+    assert f"order seed {plan.seed}" in text and sorted(order) == sorted(wf_order("repro_tiny"))
+    assert f"[1/4] {order[0]} done; 3 left, ~" in text
+    assert f"[4/4] {order[3]} done; 0 left" in text
     assert (area / "processed" / "findings.csv").is_file() and (area / "paper" / "build" / "paper.html").is_file()
     # the device it ran against is calibrated first, under the runs' device limits (none here), once
     assert "calibrating the device (no limits)" in text
@@ -46,6 +51,13 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     assert len(pd.read_csv(area / "processed" / "devices.csv")) == 1
     runs = wf.workflow_runs(area / "raw")
     assert sorted(runs) == sorted(wf_order("repro_tiny"))
+    # run in the plan's order, each manifest saying its round and its position in the round
+    assert sorted(runs, key=lambda k: runs[k][0]["started_utc"]) == order
+    for s in plan.schedule():
+        got = runs[f"repro_tiny.{s['engine']}.r{s['round']}"][0]["schedule"]
+        assert (got["group"], got["round"], got["position"], got["of"], got["seed"]) == \
+            ("repro_tiny", s["round"], s["position"], 2, plan.seed)
+    saved = plan_file.read_text()
 
     out = io.StringIO()                                   # again: nothing left to run
     assert reproduce.run([exp], **kw, out=out) == 0
@@ -53,6 +65,7 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     assert "calibrating" not in out.getvalue() and len(list((area / "raw").glob("*_calibrate_fio_*"))) == 1
     assert "] repro_tiny" not in out.getvalue()
     assert wf.workflow_runs(area / "raw") == runs
+    assert plan_file.read_text() == saved                 # the plan kept: same seed, same order
 
     gone = runs["repro_tiny.lmdb.r1"][0]["run_id"]        # one run lost: only it runs again
     _writable(area / "raw" / gone)
@@ -64,8 +77,9 @@ def test_reproduce_runs_reports_progress_and_resumes(area):
     assert {k: v for k, v in again.items() if k != "repro_tiny.lmdb.r1"} == \
         {k: v for k, v in runs.items() if k != "repro_tiny.lmdb.r1"}
     # the estimate of a run already measured is that run's own duration, not the default
+    assert plan_file.read_text() == saved
     plan = reproduce.plan([exp], area / "raw", repeat=3)
-    assert [t.key for t in plan["todo"]] == ["repro_tiny.sqlite.r3", "repro_tiny.lmdb.r3"]
+    assert sorted(t.key for t in plan["todo"]) == ["repro_tiny.lmdb.r3", "repro_tiny.sqlite.r3"]
     assert all(s < reproduce.DEFAULT_SECONDS["iibench"] for s in plan["per_trial_s"].values())
 
 
@@ -89,19 +103,18 @@ def test_the_reproduction_files_and_groups():
     assert {t.repetition for t in trials} == {1, 2, 3}
 
 
-# Repetitions of one configuration (file x engine) at most this many runs apart, and at most
-# ROUND_S of estimated wall time (reproduce.DEFAULT_SECONDS) apart. A configuration's repetitions
-# are one round of its group apart (engbench.matrix.trials): 15 is the largest group's round today
-# (ycsb-rum: 3 files x 5 engines, ~6 min); ROUND_S is a third of a group's 45-min budget (issue 26:
-# each group <= 45 min with 3 repetitions). The quiet reproduction of 2026-11-26, ordered round
-# after round across all 22 files, had repetitions 46 runs (~26 min) apart, and its throughput
-# drifted with them (0.95, 1.02, 1.06 of each configuration's median by repetition).
-MAX_APART, ROUND_S = 15, 15 * 60
+# Repetitions of one configuration (file x engine) less than two rounds of its interleaved group
+# apart (a round's order is drawn: first in one round, last in the next), and at most 2 x ROUND_S
+# of estimated wall time (reproduce.DEFAULT_SECONDS) apart. ROUND_S is a third of a group's 45-min
+# budget (issue 26: each group <= 45 min with 3 repetitions). The quiet reproduction of 2026-11-26,
+# ordered round after round across all 22 files, had repetitions 46 runs (~26 min) apart, and its
+# throughput drifted with them (0.95, 1.02, 1.06 of each configuration's median by repetition).
+ROUND_S = 15 * 60
 
 
 def test_repetitions_of_a_configuration_run_close_together():
     files = reproduce.experiment_files()
-    trials = reproduce.matrix.trials(files, validate=False)
+    trials = reproduce.plan(files, reproduce.paths.REPO / "nonexistent-raw")["trials"]
     seconds = [reproduce.DEFAULT_SECONDS.get(t.request.workload, 60) for t in trials]
     where: dict[tuple, list[int]] = {}
     for i, t in enumerate(trials):
@@ -109,16 +122,17 @@ def test_repetitions_of_a_configuration_run_close_together():
     assert len(where) == len(trials) // 3 and all(len(v) == 3 for v in where.values())
     for config, places in where.items():
         assert [trials[i].repetition for i in places] == [1, 2, 3], config  # in order
+        size = trials[places[0]].schedule["of"]
         for a, b in zip(places, places[1:]):
-            assert b - a <= MAX_APART, f"{config}: repetitions {b - a} runs apart"
-            assert sum(seconds[a:b]) <= ROUND_S, f"{config}: repetitions ~{sum(seconds[a:b]) / 60:.0f} min apart"
+            assert b - a < 2 * size, f"{config}: repetitions {b - a} runs apart"
+            assert sum(seconds[a:b]) <= 2 * ROUND_S, f"{config}: repetitions ~{sum(seconds[a:b]) / 60:.0f} min apart"
     # the groups run one after another, each whole: a claim's configurations share its rounds
     groups = [t.request.workload for t in trials]
     assert [g for i, g in enumerate(groups) if i == 0 or g != groups[i - 1]] == list(dict.fromkeys(groups))
-    # and the configurations a claim compares (files of one group) interleave: every round of a
+    # and the configurations a claim compares (an interleaved group) interleave: every round of a
     # group holds each of its configurations once
-    for g in dict.fromkeys(groups):
-        mine = [t for t in trials if t.request.workload == g]
+    for g in dict.fromkeys(t.schedule["group"] for t in trials):
+        mine = [t for t in trials if t.schedule["group"] == g]
         n = len(mine) // 3
         for r in range(3):
             assert {t.repetition for t in mine[r * n:(r + 1) * n]} == {r + 1}, g

@@ -16,7 +16,11 @@ A trial's run holds a machine-wide lock file (BENCH_LOCK), so runs never share a
 when they come from two workflows.
 
     python -m engbench.matrix trials FILE.yaml ...               # the keys, in run order
-    python -m engbench.matrix run FILE.yaml ENGINE REPETITION MARKER [--raw DIR]
+    python -m engbench.matrix run FILE.yaml ENGINE REPETITION MARKER [--raw DIR] [--plan PLAN.json]
+
+`engbench reproduce` orders its trials by a seeded plan instead (`planned_trials`,
+engbench.run.rounds.Plan): each trial then carries its group, round and position, which its run's
+manifest (`schedule`) and workflow.json record.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pathlib import Path
 
 from . import paths, registry
 from .run import driver, limits, params, rundir, runs
+from .run import rounds
 from .run.rounds import interleave
 
 # One benchmark run per machine, across workflows and checkouts: a trial's run holds this lock
@@ -51,6 +56,8 @@ class Trial:
     engine: str
     repetition: int
     request: params.RunRequest
+    # its place in a reproduce plan (rounds.Plan.schedule: group, round, position, of, seed), or None
+    schedule: dict | None = dataclasses.field(default=None, compare=False)
 
     @property
     def key(self) -> str:
@@ -123,13 +130,41 @@ def trials(files: list[Path], engines: list[str] | None = None, validate: bool =
             raise params.ParamError(f"trial {t.key} comes from both {seen[t.key]} and {t.params_file}: "
                                     "experiment files need distinct names")
         seen[t.key] = t.params_file
-    if validate:  # the driver's checks, then the run limits' (an engine cache the limit cannot hold)
-        for t in out:
-            try:
-                resolved = driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
-                limits.check_fit(limits.split(t.request.knobs)[0], t.engine, resolved.get("knobs"))
-            except (driver.InvalidConfig, params.ParamError) as exc:
-                raise params.ParamError(f"{t.params_file} on {t.engine}: {exc}") from None
+    if validate:
+        _validate(out)
+    return out
+
+
+def _validate(ts: list[Trial]) -> None:
+    """The driver's checks, then the run limits' (an engine cache the limit cannot hold), once per
+    configuration (file x engine)."""
+    for t in {(t.experiment, t.engine): t for t in ts}.values():
+        try:
+            resolved = driver.validate(t.request.config(Path("/nonexistent/data"), Path("/nonexistent/out")))
+            limits.check_fit(limits.split(t.request.knobs)[0], t.engine, resolved.get("knobs"))
+        except (driver.InvalidConfig, params.ParamError) as exc:
+            raise params.ParamError(f"{t.params_file} on {t.engine}: {exc}") from None
+
+
+def planned_trials(files: list[Path], plan: rounds.Plan, validate: bool = True) -> list[Trial]:
+    """The trials of `files` in the order of a reproduce plan (rounds.Plan.schedule: group after
+    group, round after round, each round in its seeded order); a trial's repetition is its round,
+    and it carries its place in the plan (Trial.schedule, written into its run's manifest).
+    Configurations of the plan whose file is not among `files` are left out (`--only`); a
+    configuration of `files` the plan lacks is refused."""
+    by_stem = {Path(f).stem: Path(f) for f in files}
+    base = {}  # (experiment, engine) -> the repetition-1 trial (one request resolved per configuration)
+    for f in by_stem.values():
+        for t in experiment_trials(f, repeat=1):
+            base[(t.experiment, t.engine)] = t
+    missing = [k for k in base if plan.group_of(*k) is None]
+    if missing:
+        raise params.ParamError(f"{missing[0][0]} on {missing[0][1]} is in no group of the reproduce plan: "
+                                "start a fresh plan")
+    out = [dataclasses.replace(base[(s["experiment"], s["engine"])], repetition=s["round"], schedule=s)
+           for s in plan.schedule() if (s["experiment"], s["engine"]) in base]
+    if validate:
+        _validate(out)
     return out
 
 
@@ -229,6 +264,8 @@ def run_trial(trial: Trial, raw: Path, marker: Path, show_progress: bool = False
     Returns the run directory."""
     record = {"key": trial.key, "experiment": trial.experiment, "experiment_file": str(trial.params_file),
               "engine": trial.engine, "repetition": trial.repetition, "fingerprint": trial.fingerprint}
+    if trial.schedule:
+        record["schedule"] = trial.schedule
     with machine_lock(), tempfile.TemporaryDirectory(prefix="engbench-trial-") as tmp:
         listing = Path(tmp) / "runs.txt"
         listing.touch()
@@ -238,6 +275,7 @@ def run_trial(trial: Trial, raw: Path, marker: Path, show_progress: bool = False
         try:
             result = runs.execute(trial.request, out_dir=raw, show_progress=show_progress,
                                   experiment=params.description(trial.params_file), wait_quiet_s=wait_quiet_s,
+                                  schedule=trial.schedule,
                                   argv=["engbench.matrix", "run", trial.key])
         finally:
             if outer is None:
@@ -272,6 +310,8 @@ def main(argv=None) -> int:
     p.add_argument("--raw", type=Path, default=None, help="default data/raw or ENGBENCH_RAW_DIR")
     p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                    help="wait for a quiet machine first (engbench.run.quiet)")
+    p.add_argument("--plan", type=Path, default=None, metavar="PLAN.json",
+                   help="a reproduce plan (engbench.run.rounds): the run's manifest records its round and position")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "trials":
@@ -281,9 +321,18 @@ def main(argv=None) -> int:
         match = [t for t in experiment_trials(args.file, [args.engine], repeat=args.repetition) if t.repetition == args.repetition]
         if not match:
             raise params.ParamError(f"{args.file} has no repetition {args.repetition}")
+        if args.plan:
+            plan = rounds.read(args.plan)
+            if plan is None:
+                raise params.ParamError(f"--plan {args.plan}: no such file")
+            where = [s for s in plan.schedule() if (s["experiment"], s["engine"], s["round"])
+                     == (match[0].experiment, args.engine, args.repetition)]
+            if not where:
+                raise params.ParamError(f"{match[0].key} is not in the plan {args.plan}")
+            match[0] = dataclasses.replace(match[0], schedule=where[0])
         print(run_trial(match[0], args.raw or paths.raw_dir(), args.marker, wait_quiet_s=args.wait_quiet))
         return 0
-    except (params.ParamError, driver.InvalidConfig) as exc:
+    except (params.ParamError, driver.InvalidConfig, rounds.PlanError) as exc:
         print(f"engbench.matrix: refused, nothing written: {exc}", file=sys.stderr)
         return 2
     except RuntimeError as exc:

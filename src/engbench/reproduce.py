@@ -3,13 +3,22 @@ claim group of the source documents: engbench.findings), run through the Snakema
 (workflow/Snakefile, local profile: one benchmark run at a time), then processed and built into the
 paper, whose Findings section judges each claim.
 
-Order (engbench.matrix.trials; tests/test_reproduce.py): group after group (GROUPS: one per
-workload), and within a group round after round: repetition 1 of every configuration (file x
-engine) of the group, then repetition 2, then 3. A configuration's repetitions are so one round of
-its group apart (at most 15 runs, ycsb-rum's 3 files x 5 engines; a few minutes), and the
-configurations a claim compares, all in one group, share the machine's drift round by round. (The
-quiet reproduction of 2026-11-26 ran round after round across all 22 files: repetitions ~26 min
-apart, whose throughput relative to the configuration's median averaged 0.95, 1.02, 1.06.)
+Order: randomized interleaved rounds (issue 44; Abedi & Brecht, ICPE 2017). The configurations
+(experiment file x engine) are cut into interleaved groups (`interleaved_groups`): configurations
+that any claim compares (a finding's picks, engbench.findings.catalog) or that one file runs
+together (its engines) are in one group (connected components), and the configurations of one
+`--only` group left alone by that are one group more. Every interleaved group lies inside one
+`--only` group (GROUPS, one per workload); it is named after it (`iibench`), with `.1`, `.2`, ...
+when the `--only` group holds more than one. A group runs in rounds: each round runs every
+configuration of the group once, in an order drawn from a recorded seed (engbench.run.rounds.Plan:
+numpy's default_rng of seed, round and group), so a slow spell of the machine falls on every side
+of a comparison alike; groups run one after another. A group's rounds are its files' repetitions
+(3; `--repeat`), plus the extra rounds asked for it (`--extra-rounds GROUP=K`, up to a cap of
+`--max-rounds` rounds in all). A trial's repetition is its round, and its run's manifest records
+its group, round and position in the round (`schedule`).
+
+The plan (`<state>/plan.json`, PLAN_FILE) is written before the first run and printed (seed and
+groups); a second call keeps it: same seed, same order, the same rounds unless more are asked for.
 
 Resumable: a trial whose run is sealed, verified and `ok` in the raw directory is never run
 again (engbench.matrix.reconcile), so a second call after an interruption runs only what is
@@ -31,7 +40,7 @@ from pathlib import Path
 
 from . import importer, matrix, paths
 from . import registry
-from .run import calibrate, limits, machine, params, rundir
+from .run import calibrate, limits, machine, params, rounds, rundir
 
 PREFIX = "repro_"
 # The groups `--only` accepts: a name, or the source document's number, → file stems' prefix; each
@@ -72,11 +81,131 @@ def _seconds(run_dir: Path) -> float | None:
         return None
 
 
-def plan(files: list[Path], raw: Path, repeat: int | None = None) -> dict:
-    """{"trials", "done", "todo": [Trial], "estimate_s", "per_trial_s": {key: s}} — what a call
-    would run, and how long that should take (durations of done runs of the same experiment and
-    engine, else DEFAULT_SECONDS)."""
-    trials = matrix.trials(files, validate=True, repeat=repeat)
+def only_group(f: Path) -> str:
+    """The `--only` group (GROUPS) a file belongs to, else the file's stem."""
+    return next((g for g, (_, pre) in GROUPS.items() if Path(f).stem.startswith(pre)), Path(f).stem)
+
+
+def _configs(f: Path) -> list[tuple[str, str]]:
+    data = params.load_file(f)
+    engines = data.get("engines") or ([data["engine"]] if data.get("engine") else [])
+    return [(Path(f).stem, e) for e in engines]
+
+
+def _whole_groups(files: list[Path]) -> list[Path]:
+    """`files` with the rest of their `--only` groups' files (same folder), so that a plan's groups
+    are whole whichever files a call selects."""
+    out = []
+    for f in map(Path, files):
+        g = only_group(f)
+        pre = GROUPS[g][1] if g in GROUPS else None
+        mates = sorted(f.parent.glob(f"{pre}*.yaml")) if pre else [f]
+        out += [m for m in (mates if f in mates else [f, *mates]) if m not in out]
+    return out
+
+
+def interleaved_groups(files: list[Path], findings=None) -> dict[str, list[tuple[str, str]]]:
+    """{group name: [(experiment stem, engine), ...]} of the configurations of `files` (see the
+    module's docstring): connected components of "compared by one claim" (`findings`' picks;
+    default engbench.findings.catalog.FINDINGS) or "run by one file", within each `--only` group;
+    the lone configurations of an `--only` group (no claim, alone in their file) together form one
+    more. Components keep the files' order; names `<only group>` or `<only group>.<i>`."""
+    if findings is None:
+        from .findings.catalog import FINDINGS as findings
+    configs = [c for f in files for c in _configs(f)]
+    home = {c: only_group(f) for f in files for c in _configs(f)}
+    link: dict = {}
+
+    def root(c):
+        while link.get(c, c) != c:
+            c = link[c]
+        return c
+
+    def join(cs):
+        for c in cs[1:]:
+            a, b = root(cs[0]), root(c)
+            if a != b:
+                link[b] = a
+    claimed = set()
+    for f in files:
+        join(_configs(f))
+    for fd in findings:
+        picks = [c for c in dict.fromkeys((p.experiment, p.engine) for p in fd.picks) if c in home]
+        claimed.update(picks)
+        join(picks)
+    comps: dict = {}
+    for c in configs:
+        comps.setdefault(root(c), []).append(c)
+    parts: dict[str, list] = {}  # --only group -> its groups, a pool of its lone configurations last
+    for v in comps.values():
+        lone = len(v) == 1 and v[0] not in claimed
+        g = home[v[0]] if not lone else (home[v[0]], "lone")
+        parts.setdefault(g, []).append(v) if not lone else parts.setdefault(g, [[]])[0].extend(v)
+    per_only: dict[str, list] = {}
+    for g, vs in parts.items():
+        per_only.setdefault(g[0] if isinstance(g, tuple) else g, []).extend(vs)
+    out = {}
+    for g, vs in per_only.items():
+        vs.sort(key=lambda v: configs.index(v[0]))
+        out.update({(g if len(vs) == 1 else f"{g}.{i}"): v for i, v in enumerate(vs, 1)})
+    return out
+
+
+def plan_path(state: Path | None) -> Path:
+    """Where the plan lives: the workflow's state directory (the Snakefile's default when none)."""
+    return Path(state or paths.work_dir() / "workflow") / rounds.PLAN_FILE
+
+
+def make_plan(files: list[Path], raw: Path, state: Path | None = None, repeat: int | None = None,
+              seed: int | None = None, extra: dict[str, int] | None = None,
+              cap: int = rounds.MAX_ROUNDS) -> rounds.Plan:
+    """The plan of this call, not written: the state's plan when there is one (its seed, groups and
+    rounds), with the groups of `files` it lacks added (rounds: `repeat`, else the most any of the
+    group's files asks for), `extra` = {group or `--only` group: K} giving a group K rounds beyond
+    its base (idempotent: a second call with the same K adds nothing; fewer than planned is
+    refused). A new plan draws its seed (or takes `seed`); a `seed` other than the plan's is refused."""
+    path = plan_path(state)
+    p = rounds.read(path)
+    if p is not None and seed is not None and seed != p.seed:
+        raise rounds.PlanError(f"--seed {seed}: the plan {path} has seed {p.seed}; a resumed reproduction keeps its "
+                               "seed (delete the plan, or reproduce --into a new directory, for a new one)")
+    if p is not None and p.raw and Path(p.raw) != Path(raw):
+        raise rounds.PlanError(f"the plan {path} is for the runs in {p.raw}, this call's go to {raw}: use another "
+                               "state directory (reproduce --into) or delete the plan")
+    p = p or rounds.Plan(rounds.new_seed() if seed is None else int(seed), raw=str(raw))
+    groups = interleaved_groups(_whole_groups(files))
+    base = {}
+    for g, configs in groups.items():
+        stems = dict.fromkeys(e for e, _ in configs)
+        base[g] = repeat if repeat is not None else max(
+            int(params.load_file(next(f for f in _whole_groups(files) if f.stem == s)).get("repeat", 1)) for s in stems)
+        p.add_group(g, configs, base[g], cap)
+    for name, k in (extra or {}).items():
+        targets = [g for g in groups if g == name or g.split(".")[0] == name or only_group_seed(g) == name]
+        if not targets:
+            raise rounds.PlanError(f"--extra-rounds {name}={k}: no such group; groups: {', '.join(groups)}")
+        for g in targets:
+            want = base[g] + int(k)
+            if want < p.groups[g]["rounds"]:
+                raise rounds.PlanError(f"--extra-rounds {name}={k}: the plan {path} already gives {g} "
+                                       f"{p.groups[g]['rounds']} rounds ({base[g]} + "
+                                       f"{p.groups[g]['rounds'] - base[g]}); rounds are never taken away")
+            p.add_rounds(g, want - p.groups[g]["rounds"], cap)
+    return p
+
+
+def only_group_seed(group: str) -> str | None:
+    """The source document's number of an interleaved group's `--only` group ("003" for iibench.2)."""
+    return GROUPS.get(group.split(".")[0], (None,))[0]
+
+
+def plan(files: list[Path], raw: Path, repeat: int | None = None, rounds_plan: rounds.Plan | None = None) -> dict:
+    """{"trials", "done", "todo": [Trial], "estimate_s", "per_trial_s": {key: s}, "plan"} — what a
+    call would run (in the order of `rounds_plan`, default `make_plan` of a fresh state), and how
+    long that should take (durations of done runs of the same experiment and engine, else
+    DEFAULT_SECONDS)."""
+    rp = rounds_plan or make_plan(files, raw, state=Path("/nonexistent"), repeat=repeat)
+    trials = matrix.planned_trials(files, rp, validate=True)
     done = matrix.verified_runs(raw)
     seen: dict[tuple, list] = {}
     for t in trials:
@@ -90,7 +219,17 @@ def plan(files: list[Path], raw: Path, repeat: int | None = None) -> dict:
                    if (t.experiment, t.engine) in seen else DEFAULT_SECONDS.get(t.request.workload, 60))
            for t in todo}
     return {"trials": trials, "done": len(trials) - len(todo), "todo": todo, "per_trial_s": est,
-            "estimate_s": sum(est.values())}
+            "estimate_s": sum(est.values()), "plan": rp}
+
+
+def describe_plan(p: rounds.Plan, files: list[Path]) -> str:
+    """The seed and each group of the plan that `files` touch: rounds and configurations."""
+    stems = {Path(f).stem for f in files}
+    lines = [f"order seed {p.seed}"]
+    for g, s in p.groups.items():
+        if any(e in stems for e, _ in s["configs"]):
+            lines.append(f"  group {g}: {s['rounds']} rounds of {len(s['configs'])} configurations")
+    return "\n".join(lines)
 
 
 def minutes(s: float) -> str:
@@ -108,9 +247,10 @@ def wait_quiet_default() -> float:
 
 
 def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None,
-            wait_quiet: float | None = None) -> list[str]:
+            wait_quiet: float | None = None, plan_file: Path | None = None) -> list[str]:
     wq = wait_quiet_default() if wait_quiet is None else wait_quiet
     cfg = [f"experiments={','.join(map(str, files))}", f"wait_quiet={wq:g}"]
+    cfg += [f"plan={plan_file}"] if plan_file else []
     cfg += [f"repeat={repeat}"] if repeat is not None else []
     cfg += [f"paper={paper}"] if paper else []
     cfg += [f"state={state}"] if state else []
@@ -173,11 +313,21 @@ _KEY = re.compile(r"wildcards: key=(\S+)")
 
 
 def run(files: list[Path], repeat: int | None = None, paper: Path | None = None, state: Path | None = None,
-        out=sys.stderr, wait_quiet: float | None = None) -> int:
-    """Plan, say what will run and for how long, run the workflow with a progress line per
-    finished run, and return its exit status."""
+        out=sys.stderr, wait_quiet: float | None = None, seed: int | None = None,
+        extra: dict[str, int] | None = None, max_rounds: int = rounds.MAX_ROUNDS) -> int:
+    """Plan (the state's plan kept, else a new one: `make_plan`), write the plan before the first
+    run, say what will run and for how long, run the workflow with a progress line per finished
+    run, and return its exit status (2: refused, nothing run)."""
     raw = paths.raw_dir()
-    p = plan(files, raw, repeat)
+    try:
+        rp = make_plan(files, raw, state, repeat, seed, extra, max_rounds)
+        p = plan(files, raw, repeat, rp)
+    except (rounds.PlanError, params.ParamError) as exc:
+        print(f"engbench reproduce: refused, nothing run: {exc}", file=out)
+        return 2
+    plan_file = plan_path(state)
+    rp.write(plan_file)
+    print(f"engbench reproduce: plan {plan_file}: {describe_plan(rp, files)}", file=out)
     n, todo = len(p["trials"]), p["todo"]
     print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
           f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
@@ -188,7 +338,7 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
         return 1
     left = dict(p["per_trial_s"])
     started, ran, current, expected = time.monotonic(), 0, None, 0.0
-    proc = subprocess.Popen(command(files, repeat, paper, state, wait_quiet), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(command(files, repeat, paper, state, wait_quiet, plan_file), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, bufsize=1)
     log = []
     try:
@@ -231,4 +381,4 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
     return rc
 
 
-__all__ = ["experiment_files", "plan", "run", "command", "GROUPS"]
+__all__ = ["experiment_files", "interleaved_groups", "make_plan", "plan", "run", "command", "GROUPS"]
