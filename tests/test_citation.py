@@ -1,10 +1,12 @@
-"""Citable and licensed: CITATION.cff is valid CFF 1.2.0 (cffconvert), .zenodo.json says the same,
-the source documents have title, author, date and URL in data/published/sources.csv and the paper's
-reference list (paper/references.bib) is generated from them, the code has its licence, and
-third-party data carry theirs beside them.
+"""Citable and licensed: CITATION.cff is valid CFF 1.2.0 (cffconvert) with its release date, both
+licences and the paper as its preferred citation; .zenodo.json is cffconvert's Zenodo metadata of
+it, nothing else; the source documents have title, author, date and URL in
+data/published/sources.csv and the paper's reference list (paper/references.bib) is generated from
+them; the licence texts are in LICENSES/ and REUSE.toml says which files are under which (`reuse
+lint`); third-party data carry their licence beside them.
 
 cffconvert pins jsonschema 3, which the Jupyter packages cannot share, so it runs in a small
-environment of its own, made by uv from the shared download cache (scripts/setup.sh)."""
+environment of its own, made by uv from the shared download cache (scripts/setup.sh); so does reuse."""
 
 import csv
 import json
@@ -20,20 +22,31 @@ import yaml
 from engbench import citation, paths
 
 CFFCONVERT = "cffconvert==2.0.0"
+REUSE = "reuse==6.2.0"
 
 
-@pytest.fixture(scope="module")
-def cffconvert(tmp_path_factory) -> Path:
-    env_dir = tmp_path_factory.mktemp("cffconvert") / "env"
+def _tool_env(tmp_path_factory, requirement: str, exe: str) -> Path:
+    """A small virtual environment with one pinned tool (uv, from the shared download cache)."""
+    env_dir = tmp_path_factory.mktemp(exe) / "env"
     uv = paths.REPO / "build" / "uv"
     assert uv.exists(), "build/uv is made by scripts/setup.sh"
     uv_env = {**os.environ, "UV_CACHE_DIR": str(Path(os.environ.get("ENGBENCH_CACHE", Path.home() / ".cache" /
                                                                        "engbench")) / "uv"),
               "UV_PYTHON_DOWNLOADS": "never", "UV_NO_PROGRESS": "1"}
     subprocess.run([str(uv), "venv", "--quiet", "--python", sys.executable, str(env_dir)], env=uv_env, check=True)
-    subprocess.run([str(uv), "pip", "install", "--quiet", "--python", str(env_dir / "bin" / "python"), CFFCONVERT],
+    subprocess.run([str(uv), "pip", "install", "--quiet", "--python", str(env_dir / "bin" / "python"), requirement],
                    env=uv_env, check=True, timeout=600)
-    return env_dir / "bin" / "cffconvert"
+    return env_dir / "bin" / exe
+
+
+@pytest.fixture(scope="module")
+def cffconvert(tmp_path_factory) -> Path:
+    return _tool_env(tmp_path_factory, CFFCONVERT, "cffconvert")
+
+
+@pytest.fixture(scope="module")
+def reuse(tmp_path_factory) -> Path:
+    return _tool_env(tmp_path_factory, REUSE, "reuse")
 
 
 def run_cffconvert(exe, *args):
@@ -51,18 +64,56 @@ def test_citation_cff_is_valid_cff_1_2_0(cffconvert, tmp_path):
         assert run_cffconvert(cffconvert, "--validate", "-i", str(tmp_path / "CITATION.cff")).returncode != 0
 
 
-def test_zenodo_json_says_what_citation_cff_says(cffconvert):
+def test_zenodo_json_is_cffconverts_output(cffconvert):
+    """.zenodo.json is derived, not written: exactly `cffconvert -f zenodo -i CITATION.cff`
+    (regenerate it with that command after editing CITATION.cff)."""
     out = run_cffconvert(cffconvert, "-f", "zenodo", "-i", str(paths.REPO / "CITATION.cff"))
     assert out.returncode == 0, out.stderr
-    from_cff = json.loads(out.stdout)
     zenodo = json.loads((paths.REPO / ".zenodo.json").read_text())
-    for key in ("title", "description", "creators", "keywords", "version"):
-        assert zenodo[key] == from_cff[key], key
-    assert zenodo["license"] == from_cff["license"]["id"] == "MIT"
-    assert zenodo["upload_type"] == "software"
-    assert zenodo["references"] == [citation.reference_text(d) for d in citation.documents()]
+    assert zenodo == json.loads(out.stdout), "stale .zenodo.json: cffconvert -f zenodo -i CITATION.cff > .zenodo.json"
     version = re.search(r'^version = "([^"]+)"', (paths.REPO / "pyproject.toml").read_text(), re.M).group(1)
     assert zenodo["version"] == version, "CITATION.cff, .zenodo.json and pyproject.toml name one version"
+    assert zenodo["publication_date"] == str(yaml.safe_load((paths.REPO / "CITATION.cff").read_text())["date-released"])
+
+
+def test_citation_cff_has_its_release_both_licences_and_the_paper_as_preferred_citation():
+    cff = yaml.safe_load((paths.REPO / "CITATION.cff").read_text())
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(cff["date-released"]))
+    assert cff["license"] == ["MIT", "CC-BY-4.0"], "the code MIT; the data and the paper CC-BY-4.0"
+    pref = cff["preferred-citation"]
+    template = (paths.REPO / "paper" / "paper.md.j2").read_text()
+    title = re.search(r'^title: "([^"]+)"', template, re.M).group(1)
+    assert pref["type"] in ("report", "article") and pref["title"] == title, "the paper, by its own title"
+    assert pref["authors"] == cff["authors"] and pref["license"] == "CC-BY-4.0"
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(pref["date-published"]))
+    assert str(pref["date-published"]) <= str(cff["date-released"])
+
+
+def test_licence_texts_and_reuse_lint(reuse, tmp_path):
+    """LICENSES/ holds the texts of every licence REUSE.toml uses (MIT: the repository's LICENSE;
+    CC-BY-4.0 and Apache-2.0: the SPDX texts, from npm's spdx-license-list 6.12.0), and `reuse lint`
+    finds every file licensed; the lint bites on a file without one."""
+    lic = paths.REPO / "LICENSES"
+    assert sorted(p.name for p in lic.iterdir()) == ["Apache-2.0.txt", "CC-BY-4.0.txt", "LicenseRef-engbench-quoted.txt",
+                                                     "MIT.txt"]
+    assert (lic / "MIT.txt").read_text() == (paths.REPO / "LICENSE").read_text()
+    cc = (lic / "CC-BY-4.0.txt").read_text()
+    assert cc.startswith("Creative Commons Attribution 4.0 International") and "Section 8 – Interpretation." in cc
+    assert "Version 2.0, January 2004" in (lic / "Apache-2.0.txt").read_text()
+    reuse_toml = (paths.REPO / "REUSE.toml").read_text()
+    for path in ("data/raw/**", "data/processed/**", "paper/**", "data/published/**", "driver/data/linkbench/**"):
+        assert f'"{path}"' in reuse_toml, path
+    out = subprocess.run([str(reuse), "--root", str(paths.REPO), "lint"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]
+    assert "Used licenses: Apache-2.0, CC-BY-4.0, LicenseRef-engbench-quoted, MIT" in out.stdout
+    # the lint bites: a tree whose REUSE.toml names a licence LICENSES/ lacks
+    (tmp_path / "LICENSES").mkdir()
+    (tmp_path / "LICENSES" / "MIT.txt").write_text((lic / "MIT.txt").read_text())
+    (tmp_path / "a.py").write_text("print(1)\n")
+    (tmp_path / "REUSE.toml").write_text('version = 1\n[[annotations]]\npath = "**"\nSPDX-FileCopyrightText = "x"\n'
+                                         'SPDX-License-Identifier = "CC-BY-4.0"\n')
+    bad = subprocess.run([str(reuse), "--root", str(tmp_path), "lint"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode != 0 and "CC-BY-4.0" in bad.stdout
 
 
 def test_every_source_document_has_title_author_date_and_url():
@@ -101,7 +152,7 @@ def test_documents_refuse_rows_that_disagree_or_miss_a_field(tmp_path):
 
 def test_the_papers_reference_list_cites_the_source_documents_of_sources_csv(tmp_path):
     """One generator: the paper's build/references.bib gets the source documents from
-    citation.documents, the same records CITATION.cff and .zenodo.json cite."""
+    citation.documents, the same records CITATION.cff cites."""
     from engbench.report import citation as paper_citation
 
     docs = citation.documents()
@@ -123,7 +174,7 @@ def test_citation_cff_references_are_the_source_documents():
         assert str(ref["date-published"]) == doc["date"]
         assert [f"{a['given-names']} {a['family-names']}" for a in ref["authors"]] == [doc["author"]]
         assert ref["notes"].startswith(f"engbench source {doc['seed']};")
-    assert cff["license"] == "MIT" and cff["version"] == json.loads((paths.REPO / ".zenodo.json").read_text())["version"]
+    assert cff["version"] == json.loads((paths.REPO / ".zenodo.json").read_text())["version"]
 
 
 def test_the_code_is_mit_and_the_readme_says_what_else_is_licensed_how():
@@ -132,7 +183,7 @@ def test_the_code_is_mit_and_the_readme_says_what_else_is_licensed_how():
     readme = (paths.REPO / "README.md").read_text()
     section = readme[readme.index("## Licence and citation"):]
     for needle in ("MIT", "CC-BY-4.0", "`data/raw`", "`data/processed`", "`paper/`", "`data/published`",
-                   "driver/data/linkbench", "CITATION.cff"):
+                   "driver/data/linkbench", "CITATION.cff", "`LICENSES/`", "`REUSE.toml`", "cffconvert -f zenodo"):
         assert needle in section, needle
 
 

@@ -1,7 +1,8 @@
 """The source documents as references: title, author, date, site and URL of each, from
 data/published/sources.csv (its document_* columns, with how each URL was confirmed in
-`url_source`). The paper's reference list (build/references.bib, engbench.report.citation),
-CITATION.cff's and .zenodo.json's references are made from `documents`.
+`url_source`). The paper's reference list (build/references.bib, engbench.report.citation) is
+made from `documents`, and CITATION.cff's references agree with it (tests/test_citation.py);
+.zenodo.json is cffconvert's output for CITATION.cff, not engbench's.
 
 One document per seed file (the `000_...txt` names sources.csv and the claims use): its rows must
 agree on every document_* field, or `documents` refuses the file. The paper cites a document as
@@ -49,8 +50,3 @@ def documents(published_dir=None) -> list[dict]:
         if doc["url"] and not re.fullmatch(r"https?://\S+", doc["url"]):
             raise SourcesError(f"{path}: {doc['seed_file']}: url {doc['url']!r} is not an http(s) address")
     return sorted(docs.values(), key=lambda d: d["seed"])
-
-
-def reference_text(doc: dict) -> str:
-    """One document as a plain-text reference (.zenodo.json's `references`)."""
-    return f"{doc['author']} ({doc['date']}). {doc['title']}. {doc['site']}." + (f" {doc['url']}" if doc["url"] else "")

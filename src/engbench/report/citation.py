@@ -12,7 +12,7 @@ Front matter (`front`):
 Reference list (`bibtex`, written as build/references.bib and cited by key from paper.md):
   source-NNN        the five source documents, one per seed file of data/published/sources.csv: their
                     title, author, date and URL as engbench.citation.documents reads them (the rows
-                    of one document must agree; CITATION.cff and .zenodo.json cite the same)
+                    of one document must agree; CITATION.cff cites the same)
   <key>             the tools the paper names (paper/references.csv: LinkBench, iibench, YCSB, ...);
                     an engine library's entry gets the versions the runs' manifests recorded for it
                     (software.engine_library, any case / engine_version)."""
