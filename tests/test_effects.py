@@ -29,9 +29,18 @@ def test_fieller_interval_of_a_ratio_of_means_by_hand():
     assert effects.ratio([3, 3, 3], [2, 2, 2])[:3] == (1.5, 1.5, 1.5)
     assert effects.ratio([4, 5, 6], [0, 0, 0]).low == math.inf
     assert effects.ratio([0, 0, 0], [0, 0, 0])[:3] == (1.0, 1.0, 1.0)
-    # b̄ not told from 0 (g >= 1): unbounded
+    # b̄ not told from 0 (g >= 1): unbounded when b can be negative; with no negative value (a rate,
+    # a count) the ratio cannot be, and the set outside the roots leaves [positive root, inf): the
+    # root is where (ā − ρ b̄)² = t² (v_a + ρ² v_b). b = 1.5, 3, 6: b̄ 3.5, v_b = 5.25 / 3 = 1.75
     iv = effects.ratio([10, 11, 12], [-1, 0.5, 2])
     assert (iv.low, iv.high) == (-math.inf, math.inf)
+    a, b = [5.0e6, 5.1e6, 4.9e6], [1.5, 3, 6]
+    iv = effects.ratio(a, b)
+    va, vb, rho = 0.01e12 / 3, 1.75, 5.0e6 / 3.5
+    df = (va + rho ** 2 * vb) ** 2 / (va ** 2 / 2 + rho ** 4 * vb ** 2 / 2)
+    t = __import__("scipy.stats", fromlist=["t"]).t.ppf(0.975, df)
+    assert t * t * vb / 3.5 ** 2 > 1 and 0 < iv.low < rho and iv.high == math.inf
+    assert (5.0e6 - iv.low * 3.5) ** 2 == pytest.approx(t * t * (va + iv.low ** 2 * vb), rel=1e-9)
 
 
 def test_t_interval_of_a_scaled_mean_by_hand():

@@ -13,14 +13,15 @@ from engbench.rulebook import measure, rules
 
 
 def test_greater_needs_the_ratio_and_separate_repetitions():
-    s = {"a": [30, 33, 36], "b": [10, 11, 12]}           # means 33 and 11: ratio 3
-    v = rules.greater(s, "a", "b", 2.0)
-    assert v.verdict == rules.HOLDS and "a / b = 3.00" in v.why
-    assert rules.greater(s, "a", "b", 3.5).verdict == rules.FAILS
-    overlap = {"a": [30, 33, 9], "b": [10, 11, 12]}      # mean 24 / 11 > 2, but 9 < 12
-    v = rules.greater(overlap, "a", "b", 2.0)
-    assert v.verdict == rules.FAILS and "overlap" in v.why
-    assert rules.less(s, "b", "a", 2.0).verdict == rules.HOLDS
+    with rules.decided_by("v1"):  # the old method, kept callable (rules_v1; the interval method: test_rules_interval.py)
+        s = {"a": [30, 33, 36], "b": [10, 11, 12]}           # means 33 and 11: ratio 3
+        v = rules.greater(s, "a", "b", 2.0)
+        assert v.verdict == rules.HOLDS and "a / b = 3.00" in v.why
+        assert rules.greater(s, "a", "b", 3.5).verdict == rules.FAILS
+        overlap = {"a": [30, 33, 9], "b": [10, 11, 12]}      # mean 24 / 11 > 2, but 9 < 12
+        v = rules.greater(overlap, "a", "b", 2.0)
+        assert v.verdict == rules.FAILS and "overlap" in v.why
+        assert rules.less(s, "b", "a", 2.0).verdict == rules.HOLDS
 
 
 def test_too_few_repeats_is_not_testable():
@@ -30,23 +31,24 @@ def test_too_few_repeats_is_not_testable():
 
 
 def test_flat_trend_about_and_all_of():
-    s = {"x": [100, 100, 100], "y": [120, 124, 128], "z": [200, 210, 190]}
-    assert rules.flat(s, ["x", "y"]).verdict == rules.HOLDS          # 124 / 100 = 1.24 <= 1.25
-    assert rules.flat(s, ["x", "z"]).verdict == rules.FAILS          # 2.0
-    up = rules.trend(s, ["x", "y", "z"], up=True, factor=2.0)        # 100 → 124 → 200: 2.0×
-    assert up.verdict == rules.HOLDS and "rises 2.00×" in up.why
-    assert rules.trend(s, ["x", "z", "y"], up=True).verdict == rules.FAILS   # not at every step
-    assert rules.trend(s, ["z", "y", "x"], up=False, factor=1.5).verdict == rules.HOLDS
-    assert rules.about({"r": [0.9, 1.0, 1.1]}, "r", 1.0).verdict == rules.HOLDS
-    assert rules.about({"r": [1.9, 2.0, 2.1]}, "r", 1.0).verdict == rules.FAILS   # 2 > 1.25
-    ok, bad = rules.Verdict(rules.HOLDS, "a"), rules.Verdict(rules.FAILS, "b")
-    assert rules.all_of([ok, ok]).verdict == rules.HOLDS
-    assert rules.all_of([ok, bad]).verdict == rules.FAILS
-    assert rules.all_of([bad, rules.not_testable("why")]).verdict == rules.NOT_TESTABLE
-    # pairs (x, y), (z, w): each first below its second
-    s |= {"w": [300, 310, 290]}
-    assert rules.pairwise_less(s, ["x", "y", "z", "w"]).verdict == rules.HOLDS
-    assert rules.pairwise_less(s, ["x", "y", "w", "z"]).verdict == rules.FAILS
+    with rules.decided_by("v1"):  # the old method, kept callable (rules_v1; the interval method: test_rules_interval.py)
+        s = {"x": [100, 100, 100], "y": [120, 124, 128], "z": [200, 210, 190]}
+        assert rules.flat(s, ["x", "y"]).verdict == rules.HOLDS          # 124 / 100 = 1.24 <= 1.25
+        assert rules.flat(s, ["x", "z"]).verdict == rules.FAILS          # 2.0
+        up = rules.trend(s, ["x", "y", "z"], up=True, factor=2.0)        # 100 → 124 → 200: 2.0×
+        assert up.verdict == rules.HOLDS and "rises 2.00×" in up.why
+        assert rules.trend(s, ["x", "z", "y"], up=True).verdict == rules.FAILS   # not at every step
+        assert rules.trend(s, ["z", "y", "x"], up=False, factor=1.5).verdict == rules.HOLDS
+        assert rules.about({"r": [0.9, 1.0, 1.1]}, "r", 1.0).verdict == rules.HOLDS
+        assert rules.about({"r": [1.9, 2.0, 2.1]}, "r", 1.0).verdict == rules.FAILS   # 2 > 1.25
+        ok, bad = rules.Verdict(rules.HOLDS, "a"), rules.Verdict(rules.FAILS, "b")
+        assert rules.all_of([ok, ok]).verdict == rules.HOLDS
+        assert rules.all_of([ok, bad]).verdict == rules.FAILS
+        assert rules.all_of([bad, rules.not_testable("why")]).verdict == rules.NOT_TESTABLE
+        # pairs (x, y), (z, w): each first below its second
+        s |= {"w": [300, 310, 290]}
+        assert rules.pairwise_less(s, ["x", "y", "z", "w"]).verdict == rules.HOLDS
+        assert rules.pairwise_less(s, ["x", "y", "w", "z"]).verdict == rules.FAILS
 
 
 def test_spread_is_mean_min_max_n():
@@ -134,10 +136,11 @@ def test_every_claim_names_an_experiment_file_that_exists_and_its_words_are_in_t
 
 
 def test_at_most_is_does_not_increase():
-    s = {"one": [100, 100, 100], "many": [120, 125, 130], "fewer": [30, 30, 30]}
-    assert rules.at_most(s, "many", "one").verdict == rules.HOLDS          # 1.25 <= 1.25
-    assert rules.at_most(s, "fewer", "one").verdict == rules.HOLDS         # falling is not increasing
-    assert rules.at_most(s, "one", "fewer").verdict == rules.FAILS         # 3.33
+    with rules.decided_by("v1"):  # the old method, kept callable (rules_v1; the interval method: test_rules_interval.py)
+        s = {"one": [100, 100, 100], "many": [120, 125, 130], "fewer": [30, 30, 30]}
+        assert rules.at_most(s, "many", "one").verdict == rules.HOLDS          # 1.25 <= 1.25
+        assert rules.at_most(s, "fewer", "one").verdict == rules.HOLDS         # falling is not increasing
+        assert rules.at_most(s, "one", "fewer").verdict == rules.FAILS         # 3.33
 
 
 def test_the_findings_are_collected_in_the_registrys_order_with_after():

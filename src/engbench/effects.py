@@ -18,8 +18,10 @@ honestly through the t quantile. For a = a_1..a_na and b = b_1..b_nb (independen
     t = t_{(1 + level) / 2, df},   g = t² v_b / b̄²
     [low, high] = [ρ̂ ∓ (t / |b̄|) √(v_a + ρ̂² v_b − g v_a)] / (1 − g)
 
-(the ρ with (ā − ρ b̄)² ≤ t² (v_a + ρ² v_b)). g ≥ 1 (b̄ not told from 0) leaves it unbounded:
-(−inf, inf). No spread on either side: [ρ̂, ρ̂]. b̄ = 0 with every b 0: +inf when a's t interval lies
+(the ρ with (ā − ρ b̄)² ≤ t² (v_a + ρ² v_b)). g ≥ 1 (b̄ not told from 0): that set is the whole
+line, or everything outside the two roots of the same formula, one negative and one positive (when ā
+is told from 0: ā² > t² v_a); where no value is negative (a rate, a count, a size) the ratio cannot
+be, and the interval is [the positive root, inf); otherwise (−inf, inf). No spread on either side: [ρ̂, ρ̂]. b̄ = 0 with every b 0: +inf when a's t interval lies
 above 0 (−inf below), else unbounded; both sides all 0: 1 (equal).
 
 Decisions (decide): a claim names the side of a threshold, or a band, its effect must lie on.
@@ -126,7 +128,11 @@ def ratio(a, b, level: float = DIRECTIONAL) -> Interval:
     t = float(stats.t.ppf((1 + level) / 2, df))
     g = t ** 2 * vb / mb ** 2
     if g >= 1:
-        return Interval(rho, -math.inf, math.inf, level, n, cvs)
+        disc = spread - g * va
+        positive = min(min(a), min(b)) >= 0 and ma ** 2 > t ** 2 * va and disc >= 0
+        roots = [(rho + sign * t / abs(mb) * math.sqrt(max(disc, 0.0))) / (1 - g) for sign in (-1, 1)]
+        low = max(roots) if positive else -math.inf
+        return Interval(rho, low if low > 0 else -math.inf, math.inf, level, n, cvs)
     half = t / abs(mb) * math.sqrt(spread - g * va)
     lo, hi = sorted(((rho - half) / (1 - g), (rho + half) / (1 - g)))
     return Interval(rho, lo, hi, level, n, cvs)

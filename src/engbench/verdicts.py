@@ -11,7 +11,11 @@ engbench.published). Both import these words; nothing else is printed as a verdi
                                    per request rather than per 200k inserts); that definition is
                                    given with it (published checks: benign_definition)
     does not hold                  the rule is not met (a contradicted trend, an inconsistent
-                                   value, a list whose labels differ from the table's)
+                                   value, a list whose labels differ from the table's; for a
+                                   finding: the effect's whole interval lies off the claim's side)
+    inconclusive here              a finding's effect interval straddles the claim's threshold
+                                   (or is wider than its band): the repetitions here cannot tell;
+                                   the interval and the rounds that would decide it are given
     not testable                   the rule cannot be applied: too few repetitions (findings), the
                                    numbers are in no printed table, or an input matches several
                                    records (published checks); the reason is given
@@ -24,13 +28,15 @@ engbench.published). Both import these words; nothing else is printed as a verdi
 The tolerances are kept apart on purpose and stated side by side, because the two judge different
 evidence — the spread of repeated runs on a shared 2-core machine against one printed number:
 
-    the words                      findings (rules.py)                  published checks (claims.py)
-    more / less / faster (bare)    mean ratio >= 1, repetitions apart   a > b
-    much, a lot, fast              ratio >= 1.5, repetitions apart      ratio >= 1.5
-    huge, twice                    ratio >= 2, repetitions apart        ratio >= 2 (twice: about 2)
-    similar, insensitive, flat     means within 25 %                    values within 10 %
-    does not grow / increase       at most 1.25 ×                       no step above 5 %
-    about N                        N / 1.25 … N × 1.25                  N / 1.25 … N × 1.25
+    the words                      findings (rules.py: the effect's     published checks (claims.py)
+                                   interval, engbench.effects)
+    more / less / faster (bare)    ratio of means > 1, 95 % interval    a > b
+    much, a lot, fast              ratio > 1.5, 95 % interval           ratio >= 1.5
+    huge, twice                    ratio > 2, 95 % interval             ratio >= 2 (twice: about 2)
+    similar, insensitive, flat     means within 25 %, 90 % interval     values within 10 %
+                                   (equivalence: two one-sided tests)
+    does not grow / increase       at most 1.25 ×, 90 % interval        no step above 5 %
+    about N                        N / 1.25 … N × 1.25, 90 % interval   N / 1.25 … N × 1.25
     best, worst, most, least       —                                    every row of the group
                                                                         beyond every other row
     too little evidence            < 3 repetitions: not testable        printed precision widens
@@ -45,8 +51,9 @@ FAILS = "does not hold"
 NOT_TESTABLE = "not testable"
 QUOTE_MISSING = "quote not in source"
 NOT_IN_REGIME = "not in the source's regime"
+INCONCLUSIVE = "inconclusive here"
 
-VERDICTS = (HOLDS, HOLDS_OTHERWISE, FAILS, NOT_TESTABLE, QUOTE_MISSING, NOT_IN_REGIME)
+VERDICTS = (HOLDS, HOLDS_OTHERWISE, FAILS, INCONCLUSIVE, NOT_TESTABLE, QUOTE_MISSING, NOT_IN_REGIME)
 FAILING = (FAILS, QUOTE_MISSING)  # what makes `engbench check-published` exit 1
 
-__all__ = ["HOLDS", "HOLDS_OTHERWISE", "FAILS", "NOT_TESTABLE", "QUOTE_MISSING", "NOT_IN_REGIME", "VERDICTS", "FAILING"]
+__all__ = ["HOLDS", "HOLDS_OTHERWISE", "FAILS", "INCONCLUSIVE", "NOT_TESTABLE", "QUOTE_MISSING", "NOT_IN_REGIME", "VERDICTS", "FAILING"]

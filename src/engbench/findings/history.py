@@ -12,6 +12,12 @@ same runs.
     CHANGES                              [Change], oldest first
     verdicts(tables) -> DataFrame        id, version, changed, commit, why, old rule, new rule,
                                          verdict under the old rule, verdict under the new
+
+The decision method under every rule (rulebook.rules: how samples become a verdict) is recorded the
+same way, once for all findings: METHOD_CHANGES, each with the method before and after; the lock
+holds the method (key "_method"; tests/test_rules_interval.py fails when rules.METHOD moves without
+a MethodChange), and method_verdicts(tables) gives every finding's verdict under the old method and
+the new on the same runs (the old method stays callable: rules.decided_by).
 """
 
 from __future__ import annotations
@@ -45,7 +51,8 @@ def fingerprint(finding) -> str:
 
 
 def lock(findings_list) -> dict:
-    return {f.id: {"version": f.version, "fingerprint": fingerprint(f)} for f in findings_list}
+    return {f.id: {"version": f.version, "fingerprint": fingerprint(f)} for f in findings_list} | \
+        {"_method": rules.METHOD}
 
 
 def read_lock() -> dict:
@@ -221,6 +228,53 @@ def verdicts(tables: dict, findings_list) -> pd.DataFrame:
                      "old_verdict": old.verdict, "old_why": old.why,
                      "new_verdict": evaluate(tables, f)["verdict"]})
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+@dataclass(frozen=True)
+class MethodChange:
+    """The decision method of every rule replaced after runs existed (rules.METHODS names them):
+    each finding's verdict under the old method and the new is shown on the same runs."""
+    old: str                    # the method before (rules.decided_by(old) still decides by it)
+    new: str
+    changed: str
+    commit: str
+    runs_then: str
+    why: str
+    old_text: str               # the old method in words
+    new_text: str
+
+
+METHOD_CHANGES: list[MethodChange] = [
+    MethodChange("v1", "interval", "2026-11-29", "this change (issue 44)",
+                 "the quiet re-measurement of 2026-11-26 and the runs after it (data/processed); changed before the "
+                 "interleaved re-measurement",
+                 "The old method decided on whether the repetitions' ranges overlapped: 0.7 % apart was \"holds\", and "
+                 "with 3 repetitions a side it could not tell a 0.7 % effect from a 5x one nor say how sure it was. "
+                 "Every verdict now rests on the effect's interval, and a claim the repetitions cannot decide says so.",
+                 "ratio of the means against the factor; for \"more\" every repetition of one side beyond every one of "
+                 "the other; flat: largest / smallest mean within the tolerance",
+                 "the effect's interval (Fieller, 95 %; equivalence claims 90 %, two one-sided tests) wholly on the "
+                 "claim's side: holds; wholly off it: does not hold; else inconclusive here"),
+]
+METHOD_COLUMNS = ["id", "changed", "commit", "old_method", "new_method", "old_verdict", "old_why", "new_verdict",
+                  "new_why", "threshold", "effect", "low", "high", "rounds"]
+
+
+def method_verdicts(tables: dict, findings_list) -> pd.DataFrame:
+    """Every finding's verdict under the old and the new method of each METHOD_CHANGES, on the same
+    runs (judge.evaluate under rules.decided_by)."""
+    rows = []
+    for c in METHOD_CHANGES:
+        for f in findings_list:
+            with rules.decided_by(c.old):
+                old = evaluate(tables, f)
+            with rules.decided_by(c.new):
+                new = evaluate(tables, f)
+            rows.append({"id": f.id, "changed": c.changed, "commit": c.commit, "old_method": c.old,
+                         "new_method": c.new, "old_verdict": old["verdict"], "old_why": old["why"],
+                         "new_verdict": new["verdict"], "new_why": new["why"],
+                         **{k: new[k] for k in ("threshold", "effect", "low", "high", "rounds")}})
+    return pd.DataFrame(rows, columns=METHOD_COLUMNS)
 
 
 def main(argv=None) -> int:

@@ -52,6 +52,7 @@ def evaluate(tables: dict, finding: catalog.Finding) -> dict:
     gates = gate_results(tables, finding)
     missed = [(cfg, r) for cfg, r in gates if not r.passed and r.values]
     v = finding.rule(got)
+    ruled = v  # the rule's own effect and interval, shown whatever the gates decide (rules.columns)
     short = [(label, r) for label, r in needs_results(tables, finding) if not r.passed]
     if short and v.verdict != rules.NOT_TESTABLE:
         v = rules.Verdict(rules.NOT_TESTABLE, "; ".join(f"{label}: {r.measured()}, needs {r.gate.bound()}"
@@ -59,6 +60,6 @@ def evaluate(tables: dict, finding: catalog.Finding) -> dict:
     if missed and v.verdict != rules.NOT_TESTABLE:
         v = rules.Verdict(rules.NOT_IN_REGIME, "; ".join(f"{cfg}: {r.measured()}, gate {r.gate.bound()}"
                                                          for cfg, r in missed))
-    return {"verdict": v.verdict, "why": v.why, "measured": shown,
+    return {"verdict": v.verdict, "why": v.why, **rules.columns(ruled), "measured": shown,
             "gate": "; ".join(sorted({r.gate.bound() for _, r in gates})),
             "regime": "; ".join(f"{cfg}: {r.measured()}" for cfg, r in gates)}

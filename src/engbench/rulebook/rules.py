@@ -1,45 +1,101 @@
-"""Verdict rules: pure functions from measured samples to a verdict and the reason for it.
+"""Verdict rules: pure functions from measured samples to a verdict, the effect it rests on, that
+effect's interval, and the reason (issue 44: a verdict that would not flip if the reproduction ran
+again).
 
 A sample is the list of one value per repetition of one configuration (an experiment file and an
 engine; `measure.py`). Every rule first asks for at least MIN_REPEATS values in every sample it
-compares; with fewer the verdict is NOT_TESTABLE ("too few repeats"), never a guess. Then:
+compares; with fewer the verdict is NOT_TESTABLE ("too few repeats"), never a guess. Then it computes
+the effect the claim is about and its interval (engbench.effects: Fieller's interval for a ratio of
+means, Student's t for one mean; the formulas are there) and decides by where the interval lies
+against the claim's threshold or band (effects.decide):
 
-    greater(a, b, factor):  HOLDS  iff  mean(a) >= factor * mean(b)  and  min(a) > max(b)
-                            (the ratio of the means is large enough and the spreads of the
-                            repetitions do not overlap: every repetition of a beat every one of b)
-    flat(samples, tol):     HOLDS  iff  max(means) <= (1 + tol) * min(means)
-    at_most(a, b, factor):  HOLDS  iff  mean(a) <= factor * mean(b)       ("does not increase")
-    trend(samples, up, factor):
-                            HOLDS  iff  the means move in one direction at every step (up: each
-                            mean > the previous; down: each <), last/first >= factor (up) or
-                            first/last >= factor (down), and the first and last spreads do not
-                            overlap
-    about(a, target, tol):  HOLDS  iff  target / tol <= mean(a) <= target * tol
-    all_of(results):        HOLDS iff every part holds; NOT_TESTABLE if any part is not testable
-    pairwise_less(labels):  all_of(less(labels[0], labels[1]), less(labels[2], labels[3]), ...)
+    greater(a, b, factor)   effect mean(a) / mean(b), 95 % interval; HOLDS iff low > factor,
+                            FAILS iff high <= factor
+    less(a, b, factor)      greater(b, a, factor)
+    flat(samples, tol)      equivalence: every pair of means, larger / smaller, its 90 % interval
+                            inside [1 / (1 + tol), 1 + tol] (two one-sided tests at 5 %); FAILS when
+                            a pair's interval lies wholly outside; the effect shown is the deciding pair's
+                            (at HOLDS the one nearest the band's edge), the why gives the largest / smallest
+    at_most(a, b, factor)   "does not increase": mean(a) / mean(b), 90 % interval; HOLDS iff high <=
+                            factor (the one-sided test at 5 %), FAILS iff low > factor
+    trend(samples, up, factor)
+                            the end ratio (last / first up, first / last down) > factor and every step
+                            in the direction (next / previous > 1 up, < 1 down), each by its 95 %
+                            interval, combined as all_of
+    about(a, target, tol)   equivalence: mean(a) / target, 90 % t interval, inside [1 / tol, tol]
+    all_of(parts)           NOT_TESTABLE if a part is; else FAILS if any part fails; else INCONCLUSIVE
+                            if any part is; else HOLDS. The effect shown is the deciding part's: the
+                            first that fails, the inconclusive one needing the most rounds, or (all
+                            holding) the one whose interval comes nearest its threshold
+    pairwise_less(labels)   all_of(less(labels[0], labels[1]), less(labels[2], labels[3]), ...)
 
-The words of the source documents map onto factors by one convention, used by every finding:
-"faster/more/worse" (no qualifier) is factor 1.0; "much" 1.5; "huge", "twice" 2.0; "insensitive",
-"does not grow", "no change" is flat within 25 % (the spread of a 20-second run on a shared
-2-core machine is ~10-20 %); "about N" is N within a factor 1.25. The verdict words are
-engbench.verdicts', shared with the published checks; its docstring sets both sets of tolerances
-side by side.
+Neither wholly on the claim's side nor wholly off it: INCONCLUSIVE ("inconclusive here"), and `why`
+gives the interval and the repetitions per side that would decide it at the measured spread
+(effects.rounds_needed). The words of the source documents map onto factors by one convention, used
+by every finding: "faster/more/worse" (no qualifier) is factor 1.0; "much" 1.5; "huge", "twice" 2.0;
+"insensitive", "does not grow", "no change" is flat within 25 %; "about N" is N within a factor 1.25.
+The verdict words are engbench.verdicts'; its docstring sets these tolerances beside the published
+checks'.
+
+The method before this one (ratio of means, repetitions apart: rules_v1) stays callable:
+`with decided_by("v1"): finding.rule(samples)` routes every rule here to it, which is how the rule
+history (findings.history.METHOD_CHANGES) shows each verdict under both methods.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from dataclasses import dataclass
 
-from ..verdicts import FAILS, HOLDS, NOT_IN_REGIME, NOT_TESTABLE  # the one vocabulary (engbench.verdicts)
+from .. import effects
+from ..verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_IN_REGIME, NOT_TESTABLE  # the one vocabulary
+from . import rules_v1
 
 MIN_REPEATS = 3
+METHOD = "interval"                 # the decision method now; findings.history.METHOD_CHANGES records each change
+METHODS = ("v1", METHOD)
+_METHOD = contextvars.ContextVar("engbench_rules_method", default=METHOD)
+_WORD = {effects.HOLDS: HOLDS, effects.FAILS: FAILS, effects.INCONCLUSIVE: INCONCLUSIVE}
 
 
 @dataclass(frozen=True)
 class Verdict:
+    """The verdict and its reason; for a comparison also the effect, its interval [low, high] at
+    `level`, the repetitions per side it rests on (n), the claim's threshold or band as printed
+    and, when inconclusive, the repetitions per side that would decide it (needed; None: none would
+    within effects.MAX_ROUNDS)."""
     verdict: str
     why: str
+    effect: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
+    n: int = 0
+    threshold: str = ""
+    level: float = math.nan
+    needed: int | None = None
+    band: effects.Band | None = None
+
+
+@contextlib.contextmanager
+def decided_by(method: str):
+    """Every rule called inside decides by `method` (METHODS): "v1" the old rules (rules_v1)."""
+    if method not in METHODS:
+        raise ValueError(f"no such decision method {method!r}: use one of {', '.join(METHODS)}")
+    token = _METHOD.set(method)
+    try:
+        yield
+    finally:
+        _METHOD.reset(token)
+
+
+def _old():
+    return _METHOD.get() == "v1"
+
+
+def _wrap(v) -> Verdict:
+    return v if isinstance(v, Verdict) else Verdict(v.verdict, v.why)
 
 
 def mean(xs) -> float:
@@ -65,17 +121,29 @@ def _short(samples: dict) -> Verdict | None:
     return None
 
 
+def _judge(name: str, iv: effects.Interval, band: effects.Band, what: str = "") -> Verdict:
+    """The verdict of one effect against one band; why: "name = effect, L % interval low–high
+    (needs band); n=…" and, inconclusive, the rounds that would decide it."""
+    word = _WORD[effects.decide(iv, band)]
+    needed = effects.rounds_needed(iv, band) if word == INCONCLUSIVE else None
+    why = (f"{name} = {_g(iv.effect)}, {iv.level * 100:.0f} % interval {_g(iv.low)}–{_g(iv.high)} "
+           f"({what or 'needs'} {band.text()}; n={iv.n})")
+    if word == INCONCLUSIVE:
+        cv = ", ".join(f"{c * 100:.0f} %" for c in iv.cvs)
+        why += (f"; {needed} rounds would decide it at the measured spread (CV {cv})" if needed else
+                f"; no number of rounds up to {effects.MAX_ROUNDS:,} would decide it at the measured spread")
+    return Verdict(word, why, iv.effect, iv.low, iv.high, iv.n, band.text(), iv.level, needed, band)
+
+
 def greater(samples: dict, a: str, b: str, factor: float = 1.0) -> Verdict:
-    """mean(a) >= factor × mean(b) and min(a) > max(b)."""
+    """mean(a) / mean(b) > factor, by its 95 % interval."""
+    if _old():
+        return _wrap(rules_v1.greater(samples, a, b, factor))
     short = _short({a: samples.get(a, []), b: samples.get(b, [])})
     if short:
         return short
-    xa, xb = samples[a], samples[b]
-    ratio = mean(xa) / mean(xb) if mean(xb) else math.inf
-    apart = min(xa) > max(xb)
-    ok = ratio >= factor and apart
-    why = f"{a} / {b} = {_g(ratio)} (needs >= {factor:g})" + ("" if apart else "; the repetitions overlap")
-    return Verdict(HOLDS if ok else FAILS, why)
+    iv = effects.ratio(samples[a], samples[b], effects.DIRECTIONAL)
+    return _judge(f"{a} / {b}", iv, effects.Band(lo=factor, lo_open=True))
 
 
 def less(samples: dict, a: str, b: str, factor: float = 1.0) -> Verdict:
@@ -84,61 +152,103 @@ def less(samples: dict, a: str, b: str, factor: float = 1.0) -> Verdict:
 
 
 def flat(samples: dict, keys: list, tol: float = 0.25) -> Verdict:
-    """max(means) <= (1 + tol) × min(means)."""
+    """Every pair of means within a factor 1 + tol, by its 90 % interval (equivalence)."""
+    if _old():
+        return _wrap(rules_v1.flat(samples, keys, tol))
     short = _short({k: samples.get(k, []) for k in keys})
     if short:
         return short
-    means = [mean(samples[k]) for k in keys]
-    if min(means) <= 0:
-        return Verdict(FAILS if max(means) > 0 else HOLDS, f"means {', '.join(map(_g, means))}")
-    r = max(means) / min(means)
-    return Verdict(HOLDS if r <= 1 + tol else FAILS, f"largest / smallest mean = {_g(r)} (flat if <= {1 + tol:g})")
+    means = {k: mean(samples[k]) for k in keys}
+    band = effects.Band(1 / (1 + tol), 1 + tol)
+    parts = []
+    for i, x in enumerate(keys):
+        for y in keys[i + 1:]:
+            hi, lo = (x, y) if means[x] >= means[y] else (y, x)
+            parts.append(_judge(f"{hi} / {lo}", effects.ratio(samples[hi], samples[lo], effects.EQUIVALENCE),
+                                band, "flat if within"))
+    v = _combine(parts)
+    top, bottom = max(means.values()), min(means.values())
+    r = top / bottom if bottom else (math.inf if top else 1.0)
+    return _with_why(v, f"largest / smallest mean = {_g(r)}; " + v.why)
 
 
 def at_most(samples: dict, a: str, b: str, factor: float = 1.25) -> Verdict:
-    """mean(a) <= factor × mean(b): a does not rise above b (by more than the tolerance)."""
+    """mean(a) / mean(b) <= factor, by its 90 % interval: a does not rise above b (by more than the
+    tolerance)."""
+    if _old():
+        return _wrap(rules_v1.at_most(samples, a, b, factor))
     short = _short({a: samples.get(a, []), b: samples.get(b, [])})
     if short:
         return short
-    r = mean(samples[a]) / mean(samples[b]) if mean(samples[b]) else math.inf
-    return Verdict(HOLDS if r <= factor else FAILS, f"{a} / {b} = {_g(r)} (does not increase if <= {factor:g})")
+    iv = effects.ratio(samples[a], samples[b], effects.EQUIVALENCE)
+    return _judge(f"{a} / {b}", iv, effects.Band(hi=factor), "does not increase if")
 
 
 def trend(samples: dict, keys: list, up: bool = True, factor: float = 1.0) -> Verdict:
-    """Monotone means along `keys`, last/first (up) or first/last (down) >= factor, ends apart."""
+    """The end ratio beyond `factor` and every step in the direction, each by its 95 % interval."""
+    if _old():
+        return _wrap(rules_v1.trend(samples, keys, up, factor))
     short = _short({k: samples.get(k, []) for k in keys})
     if short:
         return short
-    means = [mean(samples[k]) for k in keys]
-    steps = list(zip(means, means[1:]))
-    mono = all((b > a) if up else (b < a) for a, b in steps)
-    first, last = samples[keys[0]], samples[keys[-1]]
-    hi, lo = (last, first) if up else (first, last)
-    r = mean(hi) / mean(lo) if mean(lo) else math.inf
-    apart = min(hi) > max(lo)
-    ok = mono and r >= factor and apart
-    why = (f"{' → '.join(map(_g, means))}: {'rises' if up else 'falls'} {_g(r)}× (needs >= {factor:g})"
-           + ("" if mono else "; not at every step") + ("" if apart else "; first and last overlap"))
-    return Verdict(HOLDS if ok else FAILS, why)
+    ends = (keys[-1], keys[0]) if up else (keys[0], keys[-1])
+    end = greater(samples, *ends, factor)
+    steps = [greater(samples, b, a) if up else greater(samples, a, b) for a, b in zip(keys, keys[1:])]
+    v = _combine([end] + (steps if len(keys) > 2 else []))
+    means = " → ".join(_g(mean(samples[k])) for k in keys)
+    return _with_why(v, f"{means}: {'rises' if up else 'falls'} {_g(end.effect)}× (needs > {factor:g}); " + v.why)
 
 
 def about(samples: dict, a: str, target: float, tol: float = 1.25) -> Verdict:
-    """target / tol <= mean(a) <= target × tol."""
+    """mean(a) / target within [1 / tol, tol], by its 90 % t interval (equivalence)."""
+    if _old():
+        return _wrap(rules_v1.about(samples, a, target, tol))
     short = _short({a: samples.get(a, [])})
     if short:
         return short
-    m = mean(samples[a])
-    ok = target / tol <= m <= target * tol
-    return Verdict(HOLDS if ok else FAILS, f"mean {_g(m)} (about {target:g}: {_g(target / tol)}–{_g(target * tol)})")
+    iv = effects.scaled_mean(samples[a], target, effects.EQUIVALENCE)
+    v = _judge(f"mean / {target:g}", iv, effects.Band(1 / tol, tol), "about if within")
+    return _with_why(v, f"mean {_g(mean(samples[a]))} (about {target:g}: {_g(target / tol)}–{_g(target * tol)}); "
+                        + v.why)
 
 
-def all_of(parts: list) -> Verdict:
-    """Every part holds (the first part that is not testable, or fails, says why)."""
+def _with_why(v: Verdict, why: str) -> Verdict:
+    return Verdict(v.verdict, why, v.effect, v.low, v.high, v.n, v.threshold, v.level, v.needed, v.band)
+
+
+def _margin(v: Verdict) -> float:
+    """How far a holding part's interval lies inside its band, in log ratio (smallest decides)."""
+    b = v.band
+    if b is None or not all(math.isfinite(x) and x > 0 for x in (v.low, v.high)):
+        return math.inf
+    gaps = ([math.log(v.low / b.lo)] if math.isfinite(b.lo) and b.lo > 0 else []) + \
+           ([math.log(b.hi / v.high)] if math.isfinite(b.hi) and b.hi > 0 else [])
+    return min(gaps, default=math.inf)
+
+
+def _combine(parts: list) -> Verdict:
+    """all_of's decision (module docstring), the deciding part's numbers."""
     for p in parts:
         if p.verdict == NOT_TESTABLE:
             return p
-    failed = [p for p in parts if p.verdict != HOLDS]
-    return Verdict(FAILS if failed else HOLDS, "; ".join(p.why for p in parts))
+    failed = [p for p in parts if p.verdict == FAILS]
+    open_ = [p for p in parts if p.verdict not in (HOLDS, FAILS)]
+    if failed:
+        word, deciding = FAILS, failed[0]
+    elif open_:
+        word = INCONCLUSIVE
+        deciding = max(open_, key=lambda p: math.inf if p.needed is None else p.needed)
+    else:
+        word, deciding = HOLDS, min(parts, key=_margin)
+    return Verdict(word, "; ".join(p.why for p in parts), deciding.effect, deciding.low, deciding.high,
+                   deciding.n, deciding.threshold, deciding.level, deciding.needed, deciding.band)
+
+
+def all_of(parts: list) -> Verdict:
+    """Every part holds (module docstring: how the parts combine, whose numbers are shown)."""
+    if _old():
+        return _wrap(rules_v1.all_of(parts))
+    return _combine(list(parts))
 
 
 def pairwise_less(samples: dict, labels) -> Verdict:
@@ -150,3 +260,16 @@ def pairwise_less(samples: dict, labels) -> Verdict:
 
 def not_testable(reason: str) -> Verdict:
     return Verdict(NOT_TESTABLE, reason)
+
+
+def columns(v: Verdict) -> dict:
+    """The findings table's columns of a verdict's effect: effect, low, high, rounds, threshold
+    (blank where the rule computed none: a claim not testable, a rule that compares nothing)."""
+    has = v.n > 0
+    return {"effect": v.effect if has else math.nan, "low": v.low if has else math.nan,
+            "high": v.high if has else math.nan, "rounds": v.n if has else math.nan, "threshold": v.threshold}
+
+
+__all__ = ["Verdict", "MIN_REPEATS", "METHOD", "METHODS", "decided_by", "greater", "less", "flat", "at_most", "trend",
+           "about", "all_of", "pairwise_less", "not_testable", "columns", "spread", "mean",
+           "HOLDS", "FAILS", "INCONCLUSIVE", "NOT_TESTABLE", "NOT_IN_REGIME"]

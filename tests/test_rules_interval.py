@@ -1,0 +1,105 @@
+"""The verdict rules decide by the interval of the effect (issue 44): a made-up pair of samples for
+each outcome — holds, does not hold, inconclusive here, equivalent / not equivalent for a flat
+claim — with the effect, the interval, the rounds and the threshold each verdict carries; all_of
+decided by its parts; the old method (ratio of means, repetitions apart) still callable."""
+
+import math
+
+import pytest
+
+from engbench import effects, findings
+from engbench.rulebook import rules
+from engbench.verdicts import INCONCLUSIVE, VERDICTS
+
+
+def test_greater_holds_fails_or_is_inconclusive_by_its_interval():
+    s = {"a": [30, 33, 36], "b": [10, 11, 12]}            # means 33 and 11: 3.0
+    v = rules.greater(s, "a", "b", 2.0)
+    assert v.verdict == rules.HOLDS and "a / b = 3.00" in v.why
+    assert v.effect == 3.0 and 2.0 < v.low < 3.0 < v.high and v.n == 3 and v.threshold == "> 2"
+    assert (v.low, v.high) == pytest.approx(effects.ratio(s["a"], s["b"])[1:3])
+    assert rules.greater(s, "a", "b", 4.0).verdict == rules.FAILS      # the whole interval (2.44–3.69) below 4
+    assert rules.less(s, "b", "a", 2.0).verdict == rules.HOLDS
+    # every a above every b and the ratio 1.28 >= 1: the old rule said "holds"; three repetitions
+    # this spread leave 1.0 inside the 95 % interval: inconclusive, with the rounds that would decide it
+    near = {"a": [11.6, 13, 14.4], "b": [9, 10, 11.5]}
+    v = rules.greater(near, "a", "b")
+    assert v.verdict == INCONCLUSIVE == rules.INCONCLUSIVE, v
+    assert v.low < 1.0 < v.high and v.needed is not None and v.needed > 3
+    assert f"{v.needed} rounds" in v.why and "95 % interval" in v.why
+
+
+def test_flat_is_an_equivalence_test():
+    steady = {"x": [100, 101, 99], "y": [102, 103, 101], "z": [200, 202, 198]}
+    v = rules.flat(steady, ["x", "y"])                     # 1.02, its 90 % interval inside 0.8–1.25
+    assert v.verdict == rules.HOLDS and v.threshold == "0.8–1.25" and "90 % interval" in v.why
+    assert rules.flat(steady, ["x", "y", "z"]).verdict == rules.FAILS   # z twice x: wholly outside
+    # means 100 and 124 (1.24 <= 1.25: the old rule's "flat"); x is steady, y spreads: the interval
+    # reaches above 1.25: not shown to be flat at this precision
+    v = rules.flat({"x": [100, 100, 100], "y": [120, 124, 128]}, ["x", "y"])
+    assert v.verdict == INCONCLUSIVE and v.low < 1.25 < v.high and v.effect == pytest.approx(1.24)
+    wide = {"x": [100, 130, 80], "y": [110, 90, 140]}      # means 103 and 113: wider than the band
+    assert rules.flat(wide, ["x", "y"]).verdict == INCONCLUSIVE
+
+
+def test_at_most_and_about_are_equivalence_tests_too():
+    s = {"one": [100, 101, 99], "same": [100, 102, 101], "fewer": [30, 31, 29], "more": [200, 210, 190]}
+    assert rules.at_most(s, "same", "one").verdict == rules.HOLDS       # the 90 % interval below 1.25
+    assert rules.at_most(s, "fewer", "one").verdict == rules.HOLDS      # falling is not increasing
+    assert rules.at_most(s, "more", "one").verdict == rules.FAILS       # 2.0: wholly above 1.25
+    assert rules.at_most({"a": [110, 140, 125], "b": [100, 101, 99]}, "a", "b").verdict == INCONCLUSIVE
+    assert rules.about({"r": [0.9, 1.0, 1.1]}, "r", 1.0).verdict == rules.HOLDS
+    assert rules.about({"r": [1.9, 2.0, 2.1]}, "r", 1.0).verdict == rules.FAILS
+    v = rules.about({"r": [0.6, 1.0, 1.4]}, "r", 1.0)
+    assert v.verdict == INCONCLUSIVE and v.threshold == "0.8–1.25"
+
+
+def test_trend_needs_the_end_ratio_and_every_step():
+    s = {"x": [100, 101, 99], "y": [150, 152, 148], "z": [300, 305, 295], "m": [149, 153, 151]}
+    up = rules.trend(s, ["x", "y", "z"], up=True, factor=2.0)
+    assert up.verdict == rules.HOLDS and "rises 3.00×" in up.why
+    assert rules.trend(s, ["x", "z", "y"], up=True).verdict == rules.FAILS     # z → y falls
+    assert rules.trend(s, ["z", "y", "x"], up=False, factor=1.5).verdict == rules.HOLDS
+    v = rules.trend(s, ["x", "y", "m"], up=True)         # y → m: 0 % apart, the step undecided
+    assert v.verdict == INCONCLUSIVE and v.effect == pytest.approx(151 / 150)
+
+
+def test_all_of_holds_fails_or_is_inconclusive_and_shows_the_deciding_part():
+    s = {"a": [30, 33, 36], "b": [10, 11, 12], "c": [11.6, 13, 14.4], "d": [9, 10, 11.5]}
+    ok, bad, open_ = rules.greater(s, "a", "b", 2.0), rules.greater(s, "b", "a"), rules.greater(s, "c", "d")
+    assert rules.all_of([ok, ok]).verdict == rules.HOLDS
+    v = rules.all_of([ok, open_, bad])
+    assert v.verdict == rules.FAILS and v.effect == bad.effect          # any part fails: fails
+    v = rules.all_of([ok, open_])
+    assert v.verdict == INCONCLUSIVE and (v.effect, v.low, v.high) == (open_.effect, open_.low, open_.high)
+    assert rules.all_of([bad, rules.not_testable("why")]).verdict == rules.NOT_TESTABLE
+    assert rules.pairwise_less(s, ["b", "a", "d", "c"]).verdict == INCONCLUSIVE
+
+
+def test_too_few_repeats_stays_not_testable_and_carries_no_effect():
+    v = rules.greater({"a": [30, 33], "b": [10, 11, 12]}, "a", "b")
+    assert v.verdict == rules.NOT_TESTABLE and "a (n=2)" in v.why and math.isnan(v.effect)
+
+
+def test_the_old_method_stays_callable():
+    near = {"a": [11.6, 13, 14.4], "b": [9, 10, 11.5]}
+    with rules.decided_by("v1"):
+        assert rules.greater(near, "a", "b").verdict == rules.HOLDS     # ratio >= 1, repetitions apart
+        assert rules.flat({"x": [100, 100, 100], "y": [120, 124, 128]}, ["x", "y"]).verdict == rules.HOLDS
+    assert rules.greater(near, "a", "b").verdict == INCONCLUSIVE
+    with pytest.raises(ValueError, match="no such decision method"):
+        with rules.decided_by("v9"):
+            pass
+
+
+def test_the_verdict_word_and_the_findings_columns():
+    assert INCONCLUSIVE == "inconclusive here" and INCONCLUSIVE in VERDICTS
+    assert {"effect", "low", "high", "rounds", "threshold", "verdict", "why"} <= set(findings.COLUMNS)
+
+
+def test_the_method_change_is_recorded_with_the_verdicts_under_both():
+    from engbench.findings import history
+    assert history.METHOD_CHANGES[-1].new == rules.METHOD
+    assert history.read_lock()["_method"] == rules.METHOD, \
+        "the decision method changed without a history.MethodChange (and `python -m engbench.findings.history --lock`)"
+    assert all(c.old in rules.METHODS for c in history.METHOD_CHANGES)
