@@ -11,7 +11,8 @@
 #   LSM tree writes a row once to its log and then again at every compaction level it is merged into.
 # - **Memory (space) amplification** — bytes on disk for each byte of live data. Half-empty B-tree
 #   pages, old versions waiting for compaction and fragmentation all count; compression can push it
-#   below 1.
+#   below 1. Space is the data and index files, as the source documents compare it: the engine's log
+#   and bookkeeping files are shown beside it, not in it.
 #
 # An amplification of **1** means the engine moved or stored exactly what the workload asked for;
 # **above 1** it did extra work, **below 1** it saved (compression, or reads served from the cache).
@@ -41,7 +42,11 @@ raw_dir = None  # None: data/raw (or $ENGBENCH_RAW_DIR), for the machine named i
 #   disk, every user of it) ÷ bytes the workload's reads returned, or its inserts and updates wrote;
 # - **cgroup** read amp: the run's own cgroup's device reads (runs with run limits only);
 # - **process** read / write amp: the engine process's own task I/O (embedded engines);
-# - **space** amp: bytes allocated on disk at the end ÷ bytes of live documents.
+# - **space** amp: bytes allocated to the data and index files at the end ÷ bytes of live documents
+#   (`space_amp`). The log (WiredTiger preallocates ~200 MiB of `WiredTigerLog` / `WiredTigerPreplog`;
+#   RocksDB's WAL, SQLite's `-wal`) and the engine's bookkeeping files (WiredTiger's metadata and
+#   history store, RocksDB's `MANIFEST` / `OPTIONS` / `LOG`, LMDB's `lock.mdb`) are not space: they
+#   are in the table at the end of this notebook, beside it.
 #
 # `NA`: no such counter (no run limits, no cgroup), or nothing to divide by (a workload that only
 # inserts returns no bytes).
@@ -93,7 +98,7 @@ if means is not None:
 # (its device reads over the measured window, not other users of the disk); [process] the driver
 # process's own task I/O (its threads and the engine's background threads; an A update rewrites one
 # 100-byte field, so its logical bytes are the field's); [device] iostat, the whole disk; [allocated]
-# the allocated bytes of the data directory at the end. The table and chart are the paper's
+# the allocated bytes of the data and index files at the end (not the log). The table and chart are the paper's
 # (`engbench.workloads.ycsb.report`), cell for cell. Each bar is the mean of the repetitions, the line
 # through it the lowest to the highest run.
 
@@ -122,10 +127,34 @@ else:
 # page or sorted file); a B-tree under a small cache writes each leaf page back many times as
 # random inserts dirty it again after eviction, an LSM tree rewrites each record once per level it
 # is compacted into. Space amplification is what the layout leaves around the records: half-full
-# pages after random inserts, a write-ahead log not yet checkpointed, old versions not yet
-# compacted; compression (RocksDB's and WiredTiger's defaults) can push it below what the same pages
+# pages after random inserts, old versions not yet compacted (the write-ahead log is beside it, in
+# the table below, not in it); compression (RocksDB's and WiredTiger's defaults) can push it below what the same pages
 # would take uncompressed. The ranking above is what this regime measured; the per-engine lines
 # say which corner each engine gave up.
+
+# %% [markdown]
+# ## Beside space: the log and the bookkeeping
+#
+# What each engine keeps on disk that is not its data and indexes, per experiment (the mean of its
+# runs, MiB): `table` is what space amplification divides, `log` the write-ahead log (WiredTiger's
+# preallocated files included), `meta` the engine's bookkeeping (`engbench.normalize.sizes` says which
+# file is which). Runs that did not list their files (before per-file sizes were recorded) have
+# neither, and no space amplification.
+
+# %%
+from engbench import paths
+from engbench.tables.processed import load_processed
+
+try:
+    runs = load_processed(processed_dir or paths.processed_dir())["runs"]
+except FileNotFoundError:
+    runs = None
+if runs is not None and not runs.empty:
+    ok = runs[(runs["status"] == "ok") & runs["table_bytes"].notna()]
+    ok = ok.assign(experiment=ok["trial"].str.split(".").str[0])
+    beside = ok.groupby(["experiment", "engine"])[["table_bytes", "log_bytes", "meta_bytes"]].mean().div(2**20).round(1)
+    beside["space_amp"] = ok.groupby(["experiment", "engine"])["space_amp"].mean().round(2)
+    display(beside.rename(columns=lambda c: c.replace("_bytes", " MiB")))
 
 # %% [markdown]
 # ## Things to try

@@ -108,6 +108,39 @@ def test_run_amplifications_one_column_per_counter():
     assert srv["write_amp_device"] == 4.0
 
 
+def test_space_is_data_and_index_without_log_or_metadata():
+    """space_amp = (data + index bytes) / logical bytes stored, by hand from a file listing (issue 43
+    class 3): WiredTiger's 200 MiB of preallocated log and its bookkeeping files are beside it
+    (log_bytes, meta_bytes), never in it. Failed on 42f6c717: space_amp divided every allocated byte."""
+    from engbench.normalize import sizes
+    wt = [{"path": "coll.wt", "allocated_bytes": 600}, {"path": "coll._id_.wt", "allocated_bytes": 150},
+          {"path": "coll.k1.wt", "allocated_bytes": 250},
+          {"path": "WiredTigerLog.0000000001", "allocated_bytes": 100 << 20},
+          {"path": "WiredTigerPreplog.0000000002", "allocated_bytes": 100 << 20},
+          {"path": "WiredTiger.wt", "allocated_bytes": 4096}, {"path": "WiredTigerHS.wt", "allocated_bytes": 4096},
+          {"path": "WiredTiger.turtle", "allocated_bytes": 1000}, {"path": "WiredTiger.lock", "allocated_bytes": 24}]
+    got = nz.amplification.space_figures("wiredtiger", wt, 500)
+    # (600 + 150 + 250) / 500 = 2.0; log 2 x 100 MiB; meta 4096 + 4096 + 1000 + 24 = 9216
+    assert got == {"space_amp": 2.0, "log_bytes": 200 << 20, "meta_bytes": 9216}
+    assert sizes.sizes("wiredtiger", wt)["table_bytes"] == 1000
+    # RocksDB: the WAL (<n>.log), MANIFEST, OPTIONS and LOG files are not space; *.sst are
+    rx = [{"path": "000012.sst", "allocated_bytes": 300}, {"path": "000013.log", "allocated_bytes": 7000},
+          {"path": "MANIFEST-000005", "allocated_bytes": 50}, {"path": "OPTIONS-000007", "allocated_bytes": 8},
+          {"path": "LOG", "allocated_bytes": 90}, {"path": "LOG.old.1700000000", "allocated_bytes": 10},
+          {"path": "CURRENT", "allocated_bytes": 2}]
+    assert nz.amplification.space_figures("rocksdb", rx, 200) == {"space_amp": 1.5, "log_bytes": 7000,
+                                                                  "meta_bytes": 160}
+    # LMDB's lock file and SQLite's -wal / -shm are not space either
+    assert nz.amplification.space_figures("lmdb", [{"path": "data.mdb", "allocated_bytes": 800},
+                                                   {"path": "lock.mdb", "allocated_bytes": 8192}], 400)["space_amp"] == 2.0
+    assert nz.amplification.space_figures("sqlite", [{"path": "engbench.sqlite", "allocated_bytes": 900},
+                                                     {"path": "engbench.sqlite-wal", "allocated_bytes": 4 << 20},
+                                                     {"path": "engbench.sqlite-shm", "allocated_bytes": 32768}],
+                                          300)["space_amp"] == 3.0
+    # no file listing (runs from before it was recorded): no figure, rather than one with the log in it
+    assert math.isnan(nz.amplification.space_figures("wiredtiger", None, 500)["space_amp"])
+
+
 def test_partial_intervals_are_shorter_than_half_the_report_interval():
     assert nz.partial_intervals([1.0, 0.6, 0.5, 0.49, 0.012]).tolist() == [False, False, False, True, True]
     assert nz.partial_intervals([4.0, 1.9], report_interval_s=5).tolist() == [False, True]

@@ -15,12 +15,21 @@ The counters (which bytes were moved):
              the driver, driver_process.csv): embedded engines only (a server's engine runs in
              another process); write_bytes counts the pages the process dirtied for writeback
 
+Space is data + index, as the source documents compare it (MongoDB's storageSize +
+totalIndexSize): the allocated bytes of the files holding the tables and their indexes
+(normalize.sizes.table_bytes, from the driver's per-file listing, summary disk.files / the
+disk_files table). The engines' logs and bookkeeping files are shown beside it (log_bytes,
+meta_bytes), never inside: WiredTiger preallocates ~200 MiB of WiredTigerLog / WiredTigerPreplog,
+which would double a YCSB run's space (1.98 against 1.08 without it; issue 43).
+
 The denominators (which bytes the workload asked for): logical bytes read (what the reads and
 scans returned), logical bytes written (what the inserts and updates wrote), logical bytes stored
 (the live documents at the end), each from the driver's summary. A figure is NaN when its
 denominator is 0 or unknown, or its counter is missing: a ratio to nothing is not a number."""
 
 from __future__ import annotations
+
+from . import sizes as _sizes
 
 
 def _na(v) -> bool:
@@ -82,10 +91,25 @@ def load_write_amp(kb_per_insert, logical_bytes_loaded, inserts) -> float:
     return _per_op(kb_per_insert, logical_bytes_loaded, inserts)
 
 
-def space_amp(allocated_bytes, logical_bytes_stored) -> float:
-    """space_amp = bytes allocated on disk (du of the data directory after the engine closed) /
-    logical bytes stored (the live documents at the end)."""
-    return _ratio(allocated_bytes, logical_bytes_stored)
+def space_amp(table_bytes, logical_bytes_stored) -> float:
+    """space_amp = (data + index bytes) / logical bytes stored, where data + index bytes =
+    normalize.sizes.table_bytes: the allocated bytes (du, per file, after the engine closed) of
+    the files that hold the tables and their indexes, and logical bytes stored = the live
+    documents at the end. Not counted: the log (WiredTigerLog.*, WiredTigerPreplog.*,
+    WiredTigerTmplog.*; RocksDB's <n>.log WAL; SQLite's -wal) and the engine's bookkeeping
+    (WiredTiger.wt, WiredTigerHS.wt, WiredTiger.turtle, *.lock; RocksDB's MANIFEST-*, OPTIONS-*,
+    LOG*, CURRENT, ...; LMDB's lock.mdb; SQLite's -shm, -journal): normalize.sizes.kind."""
+    return _ratio(table_bytes, logical_bytes_stored)
+
+
+def space_figures(engine: str, files: list | None, logical_bytes_stored) -> dict:
+    """{space_amp, log_bytes, meta_bytes} of one run from its file listing [{path,
+    allocated_bytes}, ...]: space_amp of the data + index files (space_amp), and beside it the
+    log's and the bookkeeping's allocated bytes (normalize.sizes). NaN without a listing: a run
+    that did not list its files cannot tell its log from its data."""
+    got = _sizes.sizes(engine, files)
+    return {"space_amp": space_amp(got["table_bytes"], logical_bytes_stored), "log_bytes": got["log_bytes"],
+            "meta_bytes": got["meta_bytes"]}
 
 
 # the runs table's amplification columns: column → (counter, denominator), the same words as
@@ -96,14 +120,15 @@ RUN_COLUMNS = {
     "read_amp_process": ("process", "logical bytes read"),
     "write_amp_device": ("device", "logical bytes written"),
     "write_amp_process": ("process", "logical bytes written"),
-    "space_amp": ("allocated bytes (du)", "logical bytes stored"),
+    "space_amp": ("allocated bytes of the data + index files (du per file)", "logical bytes stored"),
 }
 
 
-def run_amplifications(row: dict, allocated_bytes, server_target: bool) -> dict:
+def run_amplifications(row: dict, table_bytes, server_target: bool) -> dict:
     """The runs table's amplification columns (RUN_COLUMNS) of one run row (device_bytes_*,
-    cg_rkb_per_op, proc_*kb_per_op, logical_bytes_*, ops). A server target's engine runs in the
-    server's process, not the driver's: its process amplifications are NaN."""
+    cg_rkb_per_op, proc_*kb_per_op, logical_bytes_*, ops), `table_bytes` the run's data + index
+    bytes (normalize.sizes). A server target's engine runs in the server's process, not the
+    driver's: its process amplifications are NaN."""
     ops = row.get("ops")
     lr, lw = row.get("logical_bytes_read"), row.get("logical_bytes_written")
     nan = float("nan")
@@ -112,4 +137,4 @@ def run_amplifications(row: dict, allocated_bytes, server_target: bool) -> dict:
             "read_amp_process": nan if server_target else read_amp_process(row.get("proc_rkb_per_op"), lr, ops),
             "write_amp_device": write_amp_device(row.get("device_bytes_written"), lw),
             "write_amp_process": nan if server_target else write_amp_process(row.get("proc_wkb_per_op"), lw, ops),
-            "space_amp": space_amp(allocated_bytes, row.get("logical_bytes_stored"))}
+            "space_amp": space_amp(table_bytes, row.get("logical_bytes_stored"))}

@@ -147,18 +147,19 @@ def run_rows(c: RunCaptures) -> dict:
     row["logical_bytes_stored"] = summ.get("logical_bytes_stored")
     row.update(dev.cgroup_per_op(cg, float(start), float(end), ops))
     server = bool(man.get("server"))
-    row.update(nz.amplification.run_amplifications(row, disk.get("allocated_bytes"), server))
+    row.update(sz.sizes(row["engine"], disk.get("files")))  # space is data + index: the log is beside it
+    row.update(nz.amplification.run_amplifications(row, row["table_bytes"], server))
     row["amp_notes"] = "; ".join(filter(None, (
         nz.why_no_ratio("read amp", row["device_bytes_read"], row["logical_bytes_read"],
                         "device bytes read (no iostat sample in the window)", "logical bytes read"),
         nz.why_no_ratio("write amp", row["device_bytes_written"], row["logical_bytes_written"],
                         "device bytes written (no iostat sample in the window)", "logical bytes written"),
-        nz.why_no_ratio("space amp", disk.get("allocated_bytes"), row["logical_bytes_stored"],
-                        "allocated bytes on disk (summary disk)", "logical bytes stored"),
+        nz.why_no_ratio("space amp", row["table_bytes"], row["logical_bytes_stored"],
+                        "data + index bytes (the run listed no files, summary disk.files, so its log is not "
+                        "told from its data)", "logical bytes stored"),
         "read amp (process), write amp (process): the engine runs in the server's process, not the "
         "driver's" if server else "")))
     row["clients"] = dev.clients(params)
-    row.update(sz.sizes(row["engine"], disk.get("files")))
     row["secondary_index_bytes"] = sz.secondary_index_bytes(row["engine"], disk.get("files"))
     row["engine_cache_bytes"] = (man.get("run_limits") or {}).get("engine_cache_bytes")
     row.update(busy.cpu_shares(vm_w, cg, proc, float(start), float(end), int(ncpu)))
