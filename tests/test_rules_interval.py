@@ -94,7 +94,7 @@ def test_the_old_method_stays_callable():
 
 def test_the_verdict_word_and_the_findings_columns():
     assert INCONCLUSIVE == "inconclusive here" and INCONCLUSIVE in VERDICTS
-    assert {"effect", "low", "high", "rounds", "threshold", "verdict", "why"} <= set(findings.COLUMNS)
+    assert {"effect", "low", "high", "level", "rounds", "threshold", "verdict", "why"} <= set(findings.COLUMNS)
 
 
 def test_the_method_change_is_recorded_with_the_verdicts_under_both():
@@ -103,3 +103,40 @@ def test_the_method_change_is_recorded_with_the_verdicts_under_both():
     assert history.read_lock()["_method"] == rules.METHOD, \
         "the decision method changed without a history.MethodChange (and `python -m engbench.findings.history --lock`)"
     assert all(c.old in rules.METHODS for c in history.METHOD_CHANGES)
+
+
+def test_the_findings_table_carries_the_effect_and_its_interval(tmp_path, monkeypatch):
+    from engbench.findings import catalog
+    from test_findings import _tables
+    monkeypatch.setattr(catalog, "GATES", {})  # the rules alone here (the gates: test_regime.py)
+    lsm = "wiredtiger-lsm"
+    t = _tables({("repro_iibench_cache_large", lsm): [100, 104, 98], ("repro_iibench_cache_medium", lsm): [101, 99, 100],
+                 ("repro_iibench_cache_small", lsm): [97, 103, 100]})
+    row = findings.table(t, tmp_path).set_index("id").loc["003-lsm-rate-flat"]
+    v = rules.flat({"a": [100, 104, 98], "b": [101, 99, 100], "c": [97, 103, 100]}, ["a", "b", "c"])
+    assert row["verdict"] == v.verdict == rules.HOLDS
+    assert (row["effect"], row["low"], row["high"], row["level"], row["rounds"], row["threshold"]) == \
+        pytest.approx((v.effect, v.low, v.high, 0.90, 3, "0.8–1.25"))
+    assert math.isnan(findings.table(t, tmp_path).set_index("id").loc["003-btree-rate-falls", "effect"])  # no runs
+
+
+def test_the_papers_findings_table_shows_the_effect_and_the_method_rows():
+    import pandas as pd
+    from engbench.report import findings as report
+    frame = pd.DataFrame([{"id": "x", "source": "000_a.txt", "words": "w", "metric": "m", "subject": "s", "gate": "",
+                           "verdict": INCONCLUSIVE, "why": "", "effect": 2.18, "low": 1.22, "high": 3.26, "level": 0.95,
+                           "rounds": 3, "threshold": "> 1.5"},
+                          {"id": "y", "source": "000_a.txt", "words": "w", "metric": "m", "subject": "s", "gate": "",
+                           "verdict": rules.NOT_TESTABLE, "why": "", "effect": math.nan, "low": math.nan,
+                           "high": math.nan, "level": math.nan, "rounds": math.nan, "threshold": ""}])
+    printed = report.summary_table(frame).printed
+    assert list(printed["effect [interval]"]) == ["2.18 [1.22, 3.26] 95 %, n=3", "—"]
+    assert list(printed["needs"]) == ["> 1.5", "—"]
+    from engbench.findings import history
+    methods = pd.DataFrame([{"id": "x", "old_method": "v1", "new_method": "interval", "old_verdict": rules.HOLDS,
+                             "new_verdict": INCONCLUSIVE},
+                            {"id": "y", "old_method": "v1", "new_method": "interval", "old_verdict": rules.HOLDS,
+                             "new_verdict": rules.HOLDS}])
+    tab = report.history_table(pd.DataFrame(columns=history.COLUMNS), methods)
+    assert list(tab.printed["claim"]) == ["x"] and tab.printed["version"].iloc[0] == "method interval"
+    assert "all 2 claims were judged under both" in tab.caption

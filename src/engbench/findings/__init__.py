@@ -14,11 +14,12 @@ configuration's values out of the processed tables, its rules turn them into a v
     measured                           per configuration: mean (min–max, n=repetitions)
     rule, threshold                    the rule in words; the threshold (or band) the effect must
                                        lie beyond (within): "> 1.5", "<= 1.25", "0.8–1.25"
-    effect, low, high, rounds          the effect the rule compares (a ratio of means, or a mean over
-                                       its target) and its interval — 95 % for a directional claim,
-                                       90 % for an equivalence ("flat", "about", "does not grow":
-                                       two one-sided tests at 5 %) — and the repetitions per side it
-                                       rests on (engbench.effects; blank where nothing was compared)
+    effect, low, high, level, rounds   the effect the rule compares (a ratio of means, or a mean over
+                                       its target), its interval [low, high] at `level` — 0.95 for a
+                                       directional claim, 0.90 for an equivalence ("flat", "about",
+                                       "does not grow": two one-sided tests at 5 %) — and the
+                                       repetitions per side it rests on (engbench.effects; blank where
+                                       nothing was compared)
     verdict, why                       holds / does not hold (the whole interval on the claim's side
                                        / off it) / inconclusive here (neither: why gives the rounds
                                        that would decide it) / not testable / not in the source's
@@ -43,7 +44,7 @@ from . import catalog, history, inventory
 from .judge import evaluate, published_text
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
-           "threshold", "effect", "low", "high", "rounds", "verdict", "why", "gate", "regime"]
+           "threshold", "effect", "low", "high", "level", "rounds", "verdict", "why", "gate", "regime"]
 VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
 
 

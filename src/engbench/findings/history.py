@@ -257,7 +257,7 @@ METHOD_CHANGES: list[MethodChange] = [
                  "claim's side: holds; wholly off it: does not hold; else inconclusive here"),
 ]
 METHOD_COLUMNS = ["id", "changed", "commit", "old_method", "new_method", "old_verdict", "old_why", "new_verdict",
-                  "new_why", "threshold", "effect", "low", "high", "rounds"]
+                  "new_why", "threshold", "effect", "low", "high", "level", "rounds"]
 
 
 def method_verdicts(tables: dict, findings_list) -> pd.DataFrame:
@@ -273,7 +273,7 @@ def method_verdicts(tables: dict, findings_list) -> pd.DataFrame:
             rows.append({"id": f.id, "changed": c.changed, "commit": c.commit, "old_method": c.old,
                          "new_method": c.new, "old_verdict": old["verdict"], "old_why": old["why"],
                          "new_verdict": new["verdict"], "new_why": new["why"],
-                         **{k: new[k] for k in ("threshold", "effect", "low", "high", "rounds")}})
+                         **{k: new[k] for k in ("threshold", "effect", "low", "high", "level", "rounds")}})
     return pd.DataFrame(rows, columns=METHOD_COLUMNS)
 
 

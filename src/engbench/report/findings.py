@@ -11,7 +11,8 @@ from .. import paths
 from ..rulebook import regime, rules
 from .comparison_tables import Table
 
-SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime", "verdict"]
+SUMMARY_HEADERS = ["claim", "source", "the document's words", "measured here", "in the source's regime",
+                   "effect [interval]", "needs", "verdict"]
 HISTORY_HEADERS = ["claim", "version", "changed", "runs then", "why", "old rule", "verdict under the old rule",
                    "verdict now"]
 
@@ -23,34 +24,77 @@ def regime_cell(row) -> str:
     return "yes" if row.get("gate") else "—"
 
 
+def _num(x: float) -> str:
+    """3 significant digits, "inf" / "-inf" as ∞ / −∞."""
+    if x != x:
+        return ""
+    if x in (float("inf"), float("-inf")):
+        return "∞" if x > 0 else "−∞"
+    return f"{x:.3g}"
+
+
+def effect_cell(row) -> str:
+    """"2.18 [1.22, 3.26] 95 %, n=3": the effect the rule compares, its interval, the interval's level
+    and the repetitions per side; "—" where the rule compared nothing (not testable)."""
+    if row.get("effect") != row.get("effect") or row.get("effect") is None:
+        return "—"
+    return (f"{_num(row['effect'])} [{_num(row['low'])}, {_num(row['high'])}] {row['level'] * 100:.0f} %, "
+            f"n={int(row['rounds'])}")
+
+
 def summary_table(frame: pd.DataFrame) -> Table:
     """One row per claim: id, source document, its words, what was measured, whether its runs were in
-    the source's regime, the verdict."""
+    the source's regime, the effect with its interval, the threshold, the verdict."""
+    records = frame.to_dict("records")
     printed = pd.DataFrame({"claim": frame["id"], "source": frame["source"].str[:3],
                             "the document's words": "“" + frame["words"] + "”",
                             "measured here": frame["metric"] + ", " + frame["subject"],
-                            "in the source's regime": [regime_cell(r) for r in frame.to_dict("records")],
+                            "in the source's regime": [regime_cell(r) for r in records],
+                            "effect [interval]": [effect_cell(r) for r in records],
+                            "needs": frame["threshold"].fillna("").replace("", "—"),
                             "verdict": frame["verdict"]}, columns=SUMMARY_HEADERS)
     return Table(name="findings", title="Findings: the source documents' claims, measured here",
                  caption="Each claim's gates, values, rule and reason follow below; the verdicts are computed "
                          "from data/processed by engbench.findings: first the regime gates of every compared "
-                         "configuration (a miss: \"not in the source's regime\"), then the rule.",
+                         "configuration (a miss: \"not in the source's regime\"), then the rule on the effect "
+                         "it compares (a ratio of means, or a mean over its target) and its interval "
+                         "(engbench.effects: Fieller's; 95 % for a directional claim, 90 % for \"flat\", "
+                         "\"about\", \"does not increase\": two one-sided tests at 5 %): the whole interval "
+                         "beyond the threshold (\"needs\") holds, wholly short of it does not hold, else "
+                         "\"inconclusive here\", with the rounds that would decide it in the reason.",
                  printed=printed.reset_index(drop=True), means=pd.DataFrame())
 
 
-def history_table(hist: pd.DataFrame) -> Table | None:
-    """Every rule changed after runs existed: old and new, why, and the verdict under each."""
-    if hist.empty:
+def history_table(hist: pd.DataFrame, methods: pd.DataFrame | None = None) -> Table | None:
+    """Every rule changed after runs existed: old and new, why, and the verdict under each; then each
+    change of the decision method under every rule (history.METHOD_CHANGES), one row per claim whose
+    verdict it changed (the caption counts the claims it judged again)."""
+    methods = pd.DataFrame() if methods is None else methods
+    moved = methods[methods["old_verdict"] != methods["new_verdict"]] if len(methods) else methods
+    if hist.empty and moved.empty:
         return None
     printed = pd.DataFrame({"claim": hist["id"], "version": hist["version"].astype(str),
                             "changed": hist["changed"] + " (" + hist["commit"] + ")", "runs then": hist["runs_then"],
                             "why": hist["why"], "old rule": hist["old_rule"],
                             "verdict under the old rule": hist["old_verdict"], "verdict now": hist["new_verdict"]},
                            columns=HISTORY_HEADERS)
+    if len(moved):
+        change = {(c.old, c.new): c for c in fnd.history.METHOD_CHANGES}
+        rows = []
+        for r in moved.to_dict("records"):
+            c = change[(r["old_method"], r["new_method"])]
+            rows.append({"claim": r["id"], "version": f"method {c.new}", "changed": f"{c.changed} ({c.commit})",
+                         "runs then": c.runs_then, "why": c.why, "old rule": f"decided by {c.old_text}",
+                         "verdict under the old rule": r["old_verdict"], "verdict now": r["new_verdict"]})
+        printed = pd.concat([printed, pd.DataFrame(rows, columns=HISTORY_HEADERS)], ignore_index=True)
+    judged = methods["id"].nunique() if len(methods) else 0
     return Table(name="findings.history", title="Rules changed after runs existed",
                  caption="engbench.findings.history: each rule changed after runs it judges existed, with the "
                          "verdict the old rule gives on the same runs (the rules are locked: "
-                         "findings/rules.lock.json).",
+                         "findings/rules.lock.json)."
+                         + (f" Rows \"method …\": the decision method under every rule changed; all {judged} claims "
+                            f"were judged under both, and the {len(moved)} whose verdict it changed are listed."
+                            if judged else ""),
                  printed=printed.reset_index(drop=True), means=pd.DataFrame())
 
 
@@ -117,14 +161,15 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
             save(c, build_dir / "figures" / f"finding.{f.id}", png=png)
             fig = f"figures/finding.{f.id}.svg"
         items.append({**row, "figure": fig})
-    tabs = [t for t in (summary_table(frame), history_table(fnd.history.verdicts(proc, fnd.catalog.FINDINGS)),
+    tabs = [t for t in (summary_table(frame), history_table(fnd.history.verdicts(proc, fnd.catalog.FINDINGS),
+                                                            fnd.history.method_verdicts(proc, fnd.catalog.FINDINGS)),
                         inventory_table(inv, counts)) if t is not None]
     for t in tabs:
         _write(t, build_dir / "tables")
     verdicts = frame["verdict"].value_counts()
     nums.update({"findings.claims": str(len(frame))} |
                 {f"findings.{v.replace(' ', '_').replace(chr(39), '')}": str(int(verdicts.get(v, 0)))
-                 for v in (rules.HOLDS, rules.FAILS, rules.NOT_TESTABLE, rules.NOT_IN_REGIME)})
+                 for v in (rules.HOLDS, rules.FAILS, rules.INCONCLUSIVE, rules.NOT_TESTABLE, rules.NOT_IN_REGIME)})
     rs = regime.reproduction_summary(proc["runs"])
     if rs:
         nums.update({"repro.runs": str(rs["runs"]), "repro.other_cpu_median": f"{rs['other_cpu_median']:.1f}",
