@@ -8,7 +8,12 @@ new version, so a rule cannot move silently. A new version keeps the old rule he
 old metric and rule, when it changed and why, and the paper shows the verdict under each, on the
 same runs.
 
-    fingerprint(finding) -> str          hash of the metric columns, rule text and gates
+    fingerprint(finding) -> str          hash of what decides a verdict: the picks (experiment, engine,
+                                         value, selection), the rule text and the rule function's source
+                                         (with the functions of its module it calls), the minimum counts,
+                                         the gates of every compared configuration (judge.gates_of: the
+                                         experiment's, kept to the claim's, and its own) and the experiment
+                                         files' content (notebooks/params/<stem>.yaml: their sizes)
     CHANGES                              [Change], oldest first
     verdicts(tables) -> DataFrame        id, version, changed, commit, why, old rule, new rule,
                                          verdict under the old rule, verdict under the new
@@ -25,28 +30,74 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hashlib
+import inspect
 import json
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 import pandas as pd
 
+from .. import paths
 from ..rulebook import measure, rules
-from .catalog import FINDINGS, MODULE_OF
-from .judge import evaluate
+from .catalog import FINDINGS, GATES, MODULE_OF
+from .judge import evaluate, gates_of
 
 RULES_LOCK = Path(__file__).with_name("rules.lock.json")
 COLUMNS = ["id", "version", "changed", "commit", "runs_then", "why", "old_rule", "new_rule", "old_verdict",
            "old_why", "new_verdict"]
 
 
+def _code_names(code) -> set:
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if hasattr(c, "co_names"):
+            names |= _code_names(c)
+    return names
+
+
+def rule_source(fn) -> str:
+    """The source of a rule function (inspect.getsource, dedented) and of every function of its own
+    module that it calls, by name, down the calls; a function without source by its qualified name."""
+    out, seen, todo = [], set(), [fn]
+    while todo:
+        f = todo.pop(0)
+        if id(f) in seen:
+            continue
+        seen.add(id(f))
+        try:
+            out.append(textwrap.dedent(inspect.getsource(f)).strip())
+        except (OSError, TypeError):
+            out.append(getattr(f, "__qualname__", repr(f)))
+        code, glob = getattr(f, "__code__", None), getattr(f, "__globals__", {})
+        for name in sorted(_code_names(code)) if code else ():
+            g = glob.get(name)
+            if inspect.isfunction(g) and g.__module__ == f.__module__:
+                todo.append(g)
+    return "\n".join(out)
+
+
+def experiment_hash(stem: str) -> str:
+    """sha256 (16 hex digits) of notebooks/params/<stem>.yaml, "absent" when there is none."""
+    path = paths.REPO / "notebooks" / "params" / f"{stem}.yaml"
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16] if path.is_file() else "absent"
+
+
+def _gate_doc(g) -> list:
+    return [g.quantity, g.lo, g.hi, sorted(g.engines) if g.engines else None]
+
+
 def fingerprint(finding) -> str:
-    """What a rule is: the values it compares (table, column, selection), its rule text, its
-    minimum counts; the claim's words and labels are not part of it."""
+    """What decides a verdict (module docstring); the claim's words, labels and the gates' prose are not
+    part of it."""
     parts = [[p.experiment, p.engine, p.value, sorted(p.where.items())] for p in finding.picks]
-    needs = [[p.experiment, p.engine, p.value, str(g)] for p, g in finding.needs]
-    doc = {"picks": parts, "rule": finding.rule_text, "needs": needs}
+    needs = [[p.experiment, p.engine, p.value, _gate_doc(g)] for p, g in finding.needs]
+    cfgs = sorted({(p.experiment, p.engine) for p in finding.picks})
+    gates = {f"{e} {g}": [_gate_doc(x) for x in gates_of(finding, e, g, GATES)] for e, g in cfgs}
+    sizes = {e: experiment_hash(e) for e in sorted({p.experiment for p in finding.picks})}
+    doc = {"picks": parts, "rule": finding.rule_text, "needs": needs, "rule_source": rule_source(finding.rule),
+           "gates": gates, "experiments": sizes}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
@@ -74,6 +125,10 @@ class Change:
     old_where: dict = field(default_factory=dict)   # row selection the old picks used instead (e.g. a snapshot)
     old_picks: Callable | None = None   # the old rule's picks when it compared other configurations: a
                                      # function of the module that states the finding (its named picks)
+    old_gates: dict | None = None    # {experiment: gates} the old rule was judged under instead of GATES'
+    old_regime: object = "same"      # the finding's regime selection before (Finding.regime), "same": as now
+    old_recorded: str = ""           # the verdict recorded then, when the old form's runs are not the shipped
+                                     # ones (an experiment resized after its data): shown, not recomputed
 
 
 _SHIPPED_1 = "the first shipped reproduction (87 runs, measured 2026-11-23 13:00–14:15 UTC beside builds and tests)"
@@ -182,6 +237,13 @@ CHANGES += [
 ]
 
 
+# issue 43's rows (the loosened gates, the resized experiments, and every rule, gate and regime selection
+# it changed): engbench.findings.changes_43, numbered on from the rows above
+from . import changes_43  # noqa: E402
+
+CHANGES += changes_43.numbered(CHANGES, changes_43.rows(Change))
+
+
 def _flat(samples, picks):
     return rules.flat(samples, [p.label for p in picks])
 
@@ -212,6 +274,22 @@ def old_picks(finding, change: Change) -> tuple:
                  for p in finding.picks)
 
 
+def old_verdict(tables: dict, finding, change: Change) -> dict:
+    """The verdict of a rule's old form on the same runs, judged as the new (judge.evaluate: gates,
+    minimum counts, the compared engines' memory): its old picks, rule function, gates (old_gates
+    replace those experiments' gates) and regime selection; the recorded verdict when the old form's
+    runs are not the shipped ones (old_recorded)."""
+    if change.old_recorded:
+        return {"verdict": change.old_recorded, "why": "as recorded then (data/processed/findings.csv): the runs "
+                "of the old experiment files are not the shipped ones"}
+    picks = old_picks(finding, change)
+    old = dataclasses.replace(finding, picks=picks,
+                              regime=finding.regime if change.old_regime == "same" else change.old_regime)
+    rule = (lambda s: change.old_fn(s, picks)) if change.old_fn else finding.rule
+    gates = {**GATES, **change.old_gates} if change.old_gates is not None else None
+    return evaluate(tables, old, gates=gates, rule=rule)
+
+
 def verdicts(tables: dict, findings_list) -> pd.DataFrame:
     """The verdict of each changed rule under its old and its new form, on the same runs."""
     by_id = {f.id: f for f in findings_list}
@@ -220,12 +298,10 @@ def verdicts(tables: dict, findings_list) -> pd.DataFrame:
         f = by_id.get(c.id)
         if f is None:
             continue
-        picks = old_picks(f, c)
-        got = measure.samples(tables, list(picks))
-        old = c.old_fn(got, picks) if c.old_fn else f.rule(got)
+        old = old_verdict(tables, f, c)
         rows.append({"id": c.id, "version": c.version, "changed": c.changed, "commit": c.commit,
                      "runs_then": c.runs_then, "why": c.why, "old_rule": c.old_rule, "new_rule": f.rule_text,
-                     "old_verdict": old.verdict, "old_why": old.why,
+                     "old_verdict": old["verdict"], "old_why": old["why"],
                      "new_verdict": evaluate(tables, f)["verdict"]})
     return pd.DataFrame(rows, columns=COLUMNS)
 

@@ -45,10 +45,30 @@ class Finding:
     version: int = 1          # history.py: bumped, with a history.Change, when the rule changes
     needs: tuple = ()         # (Pick, regime.Gate): minimum counts on the Pick's configuration;
                               # missed = not testable (the inventory's finding_ids say which claims it tests)
+    regime: tuple | None = None  # the gates that judge this claim: None, every gate of its experiments;
+                              # else the quantity names kept (a claim is gated on the quantity it compares
+                              # and the phase it is measured in: a load claim not on the query window's
+                              # reads, a file count on none) and regime.Gate objects added for it alone
+
+    def __post_init__(self):
+        dup = duplicate_labels(self.picks)
+        if dup:
+            raise ValueError(f"finding {self.id}: two picks share the label {dup[0]!r} (a second pick would "
+                             "replace the first one's samples): give each pick its own label")
+
+
+def duplicate_labels(picks) -> list:
+    """The labels that more than one of `picks` carries (each once, in order)."""
+    seen, dup = set(), []
+    for p in picks:
+        if p.label in seen and p.label not in dup:
+            dup.append(p.label)
+        seen.add(p.label)
+    return dup
 
 
 def labels(picks) -> list:
     return [p.label for p in picks]
 
 
-__all__ = ["Finding", "Pick", "SOURCE_FILE", "SOURCE_TITLE", "labels"]
+__all__ = ["Finding", "Pick", "SOURCE_FILE", "SOURCE_TITLE", "duplicate_labels", "labels"]

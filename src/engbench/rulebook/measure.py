@@ -89,6 +89,17 @@ DERIVED = {
     "cg_kb_per_read": lambda t, rid: _ratio(_runs_value(t, rid, "cg_rkb_per_op"), _runs_value(t, rid, "cg_r_per_op")),
     # files in the data directory at the end (summary.json disk.files)
     "files": lambda t, rid: _count(t.get("disk_files"), rid),
+    # the driver process's CPU seconds per second of the run: its CPU µs per operation × operations/s ÷ 1e6
+    "driver_cpu_s_per_s": lambda t, rid: _runs_value(t, rid, "driver_cpu_us_per_op") * _runs_value(t, rid, "q") / 1e6,
+    # the run's own device requests (reads + writes, its cgroup's) per 200k operations, and KB per request:
+    # (cg_rkb_per_op + cg_wkb_per_op) ÷ (cg_r_per_op + cg_w_per_op)
+    "cg_requests_per_200k": lambda t, rid: (_runs_value(t, rid, "cg_r_per_op") + _runs_value(t, rid, "cg_w_per_op"))
+    * PER_200K,
+    "cg_kb_per_request": lambda t, rid: _ratio(_runs_value(t, rid, "cg_rkb_per_op") + _runs_value(t, rid, "cg_wkb_per_op"),
+                                               _runs_value(t, rid, "cg_r_per_op") + _runs_value(t, rid, "cg_w_per_op")),
+    # data + index bytes at the end per logical byte stored (runs of a fixed time insert different amounts)
+    "table_bytes_per_logical": lambda t, rid: _ratio(_runs_value(t, rid, "table_bytes"),
+                                                     _runs_value(t, rid, "logical_bytes_stored")),
 }
 # the driver process's own device I/O per 200k operations (task I/O accounting, which no other user
 # of a shared device adds to, unlike iostat) are runs columns, proc_wkb_per_200k and
@@ -131,9 +142,13 @@ def value(tables: dict, run: pd.Series, pick: Pick) -> float:
 
 
 def samples(tables: dict, picks: list) -> dict:
-    """{label: [value per repetition]} (a run without the value is left out, so n says so)."""
+    """{label: [value per repetition]} (a run without the value is left out, so n says so). Two picks
+    with one label are refused (ValueError): the second would replace the first's values."""
     out = {}
     for p in picks:
+        if p.label in out:
+            raise ValueError(f"two picks share the label {p.label!r} ({p.experiment}, {p.engine}, {p.value}): "
+                             "give each pick its own label")
         vals = [value(tables, run, p) for _, run in runs_of(tables["runs"], p.experiment, p.engine).iterrows()]
         out[p.label] = [v for v in vals if v == v]
     return out

@@ -15,3 +15,7 @@ class Quantity:
     unit: str
     doc: str                    # the counter and the denominator, in words
     fn: Callable                # (tables, run row) -> list of floats (NaN: not measured)
+    engines: tuple | None = None   # the engines whose design has the quantity (None: every engine), e.g.
+                                   # an engine's own cache: LMDB leaves caching to the OS. A gate on it
+                                   # judges every one of these engines (regime.gates_for); an engine of
+                                   # them that does not report it is "not measured", never exempt

@@ -78,6 +78,8 @@ def _device_reads(t, run):
 
 
 _PAGES_READ = "cache: pages read into cache"
+_WT = ("wiredtiger", "wiredtiger-lsm")                      # WiredTiger's own statistics
+_OWN_CACHE = ("wiredtiger", "wiredtiger-lsm", "rocksdb", "sqlite")   # engines with a cache of their own
 SHARED = [  # every run's; a workload's own are its folder's regime.py (quantities())
     Quantity("other_cpu_pct", "% of all CPUs", "CPU the rest of the machine used over the client window: vmstat "
              "us+sy minus the run's own (runs.other_cpu_pct, normalize.machine)", _col("other_cpu_pct")),
@@ -91,14 +93,22 @@ SHARED = [  # every run's; a workload's own are its folder's regime.py (quantiti
              "before the measured phase, ÷ operations", _stat_delta(_PAGES_READ, per_op=True)),
     Quantity("engine_misses_per_device_read", "ratio", "WiredTiger's pages read into cache ÷ the cgroup's "
              "device reads (≈ 1 when every cache miss goes to the device, not the page cache)",
-             _ratio(_stat_delta(_PAGES_READ, per_op=True), _col("cg_r_per_op"))),
+             _ratio(_stat_delta(_PAGES_READ, per_op=True), _col("cg_r_per_op")), engines=_WT),
     Quantity("secondary_index_per_cache", "×", "allocated bytes of the secondary index files at the end ÷ the "
-             "engine cache (runs.secondary_index_bytes / engine_cache_bytes)",
-             _ratio(_col("secondary_index_bytes"), _col("engine_cache_bytes"))),
+             "engine cache (runs.secondary_index_bytes / engine_cache_bytes; an engine with a cache of its own: "
+             "one that does not report its secondary indexes' bytes is not measured)",
+             _ratio(_col("secondary_index_bytes"), _col("engine_cache_bytes")), engines=_OWN_CACHE),
     Quantity("tables_per_cache", "×", "data + index bytes at the end ÷ the engine cache "
-             "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes"))),
+             "(runs.table_bytes / engine_cache_bytes)", _ratio(_col("table_bytes"), _col("engine_cache_bytes")),
+             engines=_OWN_CACHE),
+    Quantity("requests_per_node", "requests / node", "the measured window's requests ÷ the graph's node ids "
+             "(runs.ops / param.maxid1: how many times over the graph was worked on)",
+             _ratio(_col("ops"), _col("param.maxid1"))),
     Quantity("checkpoints_in_window", "checkpoints", "checkpoints the engine began inside the client window "
-             "(runs.checkpoints, from the driver's engine_events)", _col("checkpoints")),
+             "(runs.checkpoints, from the driver's engine_events)", _col("checkpoints"), engines=("wiredtiger",)),
+    Quantity("flushes_in_window", "flushes", "memtable flushes RocksDB began inside the client window: its "
+             "periodic writes of what it holds in memory, as WiredTiger's checkpoints (runs.flushes, from the "
+             "driver's engine_events)", _col("flushes"), engines=("rocksdb",)),
     Quantity("log_slot_wait_fraction", "fraction", "WiredTiger's log slot joins that yielded ÷ all slot joins "
              "over the run (runs.log_slot_wait_fraction, normalize.workloads.log_slot_figures)",
              _col("log_slot_wait_fraction")),
@@ -161,9 +171,17 @@ def _g(x: float) -> str:
 # tests: 40-70 % (medians per experiment).
 QUIET = Gate("other_cpu_pct", hi=10, source="a quiet machine: the source documents' servers ran the benchmark alone")
 
+def applies(gate: Gate, engine: str) -> bool:
+    """Whether `gate` judges `engine`: every engine whose design has the gate's quantity
+    (Quantity.engines), unless the gate names the engines its bound is for (a bound that differs by
+    engine, from the source's figure for each: every engine of the experiment then has its own)."""
+    q = quantities()[gate.quantity]
+    return (q.engines is None or engine in q.engines) and (gate.engines is None or engine in gate.engines)
+
+
 def gates_for(gates: dict, experiment: str, engine: str) -> list[Gate]:
     """The gates of one configuration: QUIET for a reproduction experiment, then its own."""
-    own = [g for g in gates.get(experiment, ()) if g.engines is None or engine in g.engines]
+    own = [g for g in gates.get(experiment, ()) if applies(g, engine)]
     return [QUIET, *own] if experiment.startswith("repro_") else own
 
 

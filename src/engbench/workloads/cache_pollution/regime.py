@@ -1,7 +1,8 @@
 """The quantities cache-pollution's regime gates read (its findings.py's GATES), from its runs'
 cache_pollution table (normalize.py's phase_row): the hot collection's fill of the cache before the
-cold pass, the cold collection against the cache, the pass's duration and the hot pages it
-evicted. engbench.rulebook.regime takes them into its quantities() through engbench.registry
+cold pass, the cold collection against the cache, the pass's duration, the hot pages it evicted
+and the share of the hot collection's cached bytes it took out of the cache (what the source measured:
+its "bytes currently in the cache" before and right after the build). engbench.rulebook.regime takes them into its quantities() through engbench.registry
 (engbench.workloads.middle lists this module)."""
 
 from __future__ import annotations
@@ -33,4 +34,8 @@ QUANTITIES = [
     Quantity("hot_evicted_fraction", "× hot pages", "hot pages evicted over the cold pass ÷ hot pages in the cache "
              "before it (cache_pollution.hot_evicted_fraction: a page evicted twice counts twice)",
              _cp("hot_evicted_fraction")),
+    Quantity("hot_bytes_lost", "× hot bytes", "the share of the hot collection's bytes in the cache that the cold "
+             "pass took out: 1 − hot bytes in the cache right after the pass ÷ right before it "
+             "(cache_pollution.hot_bytes_lost_fraction; a page evicted and read back counts as kept)",
+             _cp("hot_bytes_lost_fraction")),
 ]
