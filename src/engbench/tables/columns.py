@@ -268,7 +268,17 @@ TABLES = {
                  _c("metric", "", "findings", "", "what the finding compares, in words, with its unit"), _c("subject", "", "findings", "", "the engines and configurations the claim is about"),
                  _c("published", "", "published", "", "the document's own values"),
                  _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
-                 _c("rule", "", "findings", "", "the stated rule the measured values are judged by (engbench.rulebook)"), _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
+                 _c("rule", "", "findings", "", "the stated rule the measured values are judged by (engbench.rulebook)"),
+                 _c("threshold", "", "findings", "", "where the rule needs the effect: beyond a factor (\"> 1.5\"), "
+                    "at most one (\"<= 1.25\") or within a band (\"0.8–1.25\")"),
+                 _c("effect", "×", "findings", "", "the effect the rule compares: a ratio of means, or a mean over "
+                    "its target (engbench.effects; for several parts, the deciding part's)"),
+                 _c("low", "×", "findings", "", "the effect's interval, lower end (Fieller's, or Student's t)"),
+                 _c("high", "×", "findings", "", "the effect's interval, upper end"),
+                 _c("level", "", "findings", "", "the interval's level: 0.95 (directional claims) or 0.90 "
+                    "(equivalence: two one-sided tests at 5 %)"),
+                 _c("rounds", "repetitions", "findings", "", "repetitions per side the effect rests on (the fewest)"),
+                 _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
                  _c("why", "", "findings", "", "how the verdict follows from the values and the rule"),
                  _c("gate", "", "findings", "", "the regime gates of the compared configurations (rulebook.regime)"),
                  _c("regime", "", "findings", "", "what their runs measured of each gate")],
