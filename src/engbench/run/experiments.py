@@ -1,5 +1,6 @@
 """An experiment: one workload with one parameter set, run on several engines in turn. This is
-what the notebooks call; each engine's run is an ordinary `engbench run`."""
+what the notebooks call; each engine's run is an ordinary `engbench run`. Engines that one
+experiment compares get the same memory for caching (`caching_memory`; docs/experiments.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import driver, params, runs
+from . import driver, params, runs, units
 from .rounds import interleave
 
 
@@ -40,6 +41,40 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
         rows.append({"engine": req.engine, "repetition": rep, "status": result.status,
                      "run_dir": str(result.run_dir), **_headline(result.run_dir)})
     return pd.DataFrame(rows)
+
+
+MAX_WRITE_BUFFER_NUMBER = 2  # RocksDB's default memtables per column family (the driver does not set it)
+# The tables (RocksDB column families: the driver makes one per table and one per index,
+# driver/src/core/collection.cc) each workload writes, from its resolved parameters.
+COLUMN_FAMILIES = {
+    "iibench": lambda p: 1 + int(p.get("num_secondary_indexes", 3)) + int(bool(p.get("id_index", True))),
+    "linkbench": lambda p: 6,   # node; link, its pk and id1_type; count and its id_type (linkbench/store_kv.cc)
+    "ycsb": lambda p: 2,        # usertable and its _id index (ycsb/store_kv.cc)
+    "sysbench-update": lambda p: 2 * int(p.get("tables", 1)),  # each table and its k index
+}
+
+
+def caching_memory(engine: str, knobs: dict, workload: str, params_: dict) -> int | None:
+    """The bytes an engine may cache of its own, from the driver's resolved knobs (the rule of
+    docs/experiments.md: engines one experiment compares get the same):
+
+        wiredtiger, wiredtiger-lsm  cache_size (clean and dirty pages, LSM chunks: all of it)
+        rocksdb                     block_cache_size + CF × MAX_WRITE_BUFFER_NUMBER × write_buffer_size,
+                                    CF the column families the workload writes (COLUMN_FAMILIES)
+        sqlite                      cache_size
+        lmdb, anything else         None: no cache of its own (LMDB's is the page cache, under the
+                                    run's memory cap like everyone's)"""
+    k = {key.split(".", 1)[1]: v for key, v in (knobs or {}).items() if "." in key}
+    size = lambda name: units.parse_size(k.get(name) or 0)  # noqa: E731
+    if engine.startswith("wiredtiger") or engine == "sqlite":
+        return size("cache_size")
+    if engine == "rocksdb":
+        if workload not in COLUMN_FAMILIES:
+            raise ValueError(f"caching_memory: how many column families {workload} writes is not known "
+                             "(COLUMN_FAMILIES in engbench.run.experiments)")
+        return size("block_cache_size") + COLUMN_FAMILIES[workload](params_ or {}) * MAX_WRITE_BUFFER_NUMBER \
+            * size("write_buffer_size")
+    return None
 
 
 def _headline(run_dir: Path) -> dict:
