@@ -348,3 +348,41 @@ def clean_leftovers(base: Path | None = None) -> list[str]:
         except OSError:
             continue
     return gone
+
+
+def oom_counter(pid: int) -> Path | None:
+    """The file whose `oom_kill` counts kernel OOM kills of process `pid`: its memory cgroup's
+    memory.oom_control (v1) or memory.events (v2; "processes belonging to this cgroup killed by any
+    kind of OOM killer"), else the machine's /proc/vmstat. Read while `pid` is alive (its
+    /proc/<pid>/cgroup); None when none can be read."""
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        lines = []
+    for line in lines:
+        _, ctrls, path = line.split(":", 2)
+        if "memory" in ctrls.split(","):
+            f = root() / "memory" / path.lstrip("/") / "memory.oom_control"
+        elif ctrls == "" and version() == 2:
+            f = root() / path.lstrip("/") / "memory.events"
+        else:
+            continue
+        if oom_kills_in(f) is not None:
+            return f
+    f = Path("/proc/vmstat")
+    return f if oom_kills_in(f) is not None else None
+
+
+def oom_kills_in(path: Path | None) -> int | None:
+    """The `oom_kill` count in a memory.events / memory.oom_control / /proc/vmstat file."""
+    if path is None:
+        return None
+    try:
+        text = Path(path).read_text()
+    except OSError:
+        return None
+    for line in text.splitlines():
+        k, _, v = line.partition(" ")
+        if k == "oom_kill":
+            return _int(v)
+    return None

@@ -72,11 +72,13 @@ def validate(config: dict) -> dict:
     return json.loads(out.stdout)
 
 
-def start(config_path: Path, stdout, stderr, text: bool = True) -> subprocess.Popen:
+def start(config_path: Path, stdout, stderr, text: bool = True, cwd=None) -> subprocess.Popen:
     """Start `engbench-driver run CONFIG` in its own session, so that a terminal's Ctrl-C reaches
-    engbench only and engbench decides how each child is stopped."""
+    engbench only and engbench decides how each child is stopped; in `cwd` when given (a run's
+    driver works in its data directory, with relative paths)."""
     return subprocess.Popen(
         [str(executable()), "run", str(config_path)],
+        cwd=cwd,
         stdout=stdout,
         stderr=stderr,
         text=text,

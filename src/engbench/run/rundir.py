@@ -20,6 +20,7 @@ SUMS = "SHA256SUMS"
 DRIVER_PROCESS = "driver_process.csv"  # the driver process's samples (capture.ProcessSampler, 1 s)
 DRIVER_PROCESS_NAMES = (DRIVER_PROCESS, "process.csv")  # process.csv: its name in runs recorded before
 STATUSES = ("running", "ok", "failed", "interrupted", "abandoned")
+LEFTOVERS = (MANIFEST + ".tmp", SUMS + ".tmp")  # engbench's own half-written files, removed before a late seal
 
 
 def utc_now() -> dt.datetime:
@@ -67,36 +68,107 @@ def owner_alive(info: dict | None) -> bool | None:
         return False
 
 
+def abandon(run_dir: Path) -> bool:
+    """A run directory left `running` (unsealed) by an engbench that is gone: status `abandoned`
+    with the reason, partial captures kept and sealed. True if it was one."""
+    run_dir = Path(run_dir)
+    if (run_dir / SUMS).exists():
+        return False
+    try:
+        m = read_manifest(run_dir)
+    except (OSError, ValueError):
+        return False
+    info = m.get("engbench")
+    if m.get("status") != "running" or owner_alive(info) is not False:
+        return False
+    close_left(run_dir, "abandoned",
+               f"engbench (pid {info['pid']}, boot {info['boot_id']}) ended without finalizing this run "
+               "(killed, out of memory or power loss); its partial captures were sealed as found")
+    return True
+
+
+def close_left(run_dir: Path, status: str, error: str) -> None:
+    """Finalize a run its engbench left: engbench's own half-written files (LEFTOVERS) removed, the
+    manifest's status and error set, sealed. The captures are sealed as found."""
+    run_dir = Path(run_dir)
+    for name in LEFTOVERS:
+        (run_dir / name).unlink(missing_ok=True)
+    m = read_manifest(run_dir)
+    m.update(status=status, error=error, **{f"{status}_utc": iso(utc_now())} if status == "abandoned" else {})
+    write_manifest(run_dir, m)
+    seal(run_dir)
+
+
 def mark_abandoned(parent: Path) -> list[Path]:
-    """Run directories under `parent` left `running` by an engbench that is gone: status
-    `abandoned` with the reason, partial captures kept and sealed. Returns them."""
-    marked = []
-    for m_path in sorted(Path(parent).glob(f"*/{MANIFEST}")):
-        run_dir = m_path.parent
-        if (run_dir / SUMS).exists():
-            continue
+    """Run directories under `parent` left `running` by an engbench that is gone, abandoned (see
+    `abandon`). Returns them."""
+    return [m_path.parent for m_path in sorted(Path(parent).glob(f"*/{MANIFEST}")) if abandon(m_path.parent)]
+
+
+def leftover_tmp(parent: Path, min_age_s: float = 60.0) -> list[tuple[Path, str]]:
+    """Run directories under `parent` holding a manifest.json.tmp but no manifest.json (an engbench
+    died while writing its first manifest, e.g. on a full disk), older than `min_age_s`: one whose
+    tmp is a whole manifest gets it as its manifest (`abandon` then applies); one holding nothing
+    else is removed. Returns (path, what was done)."""
+    import time
+    done = []
+    for tmp in sorted(Path(parent).glob(f"*/{MANIFEST}.tmp")):
+        run_dir = tmp.parent
         try:
-            m = read_manifest(run_dir)
-        except (OSError, ValueError):
-            continue
-        info = m.get("engbench")
-        if m.get("status") != "running" or owner_alive(info) is not False:
-            continue
-        m.update(status="abandoned", abandoned_utc=iso(utc_now()),
-                 error=f"engbench (pid {info['pid']}, boot {info['boot_id']}) ended without finalizing this run "
-                       "(killed, out of memory or power loss); its partial captures were sealed as found")
-        write_manifest(run_dir, m)
-        seal(run_dir)
-        marked.append(run_dir)
-    return marked
+            if (run_dir / MANIFEST).exists() or time.time() - tmp.stat().st_mtime < min_age_s:
+                continue
+            try:
+                m = json.loads(tmp.read_text())
+            except ValueError:
+                m = None
+            if isinstance(m, dict) and m.get("status") == "running" and owner_alive(m.get("engbench")) is False:
+                os.replace(tmp, run_dir / MANIFEST)
+                if abandon(run_dir):
+                    done.append((run_dir, "its engbench died while writing its manifest: marked abandoned"))
+            elif [p.name for p in run_dir.iterdir()] == [tmp.name]:
+                tmp.unlink()
+                run_dir.rmdir()
+                done.append((run_dir, "removed: it held only a half-written manifest of an engbench that is gone"))
+            else:
+                done.append((run_dir, "holds a half-written manifest and no manifest.json: left as it is"))
+        except OSError as exc:
+            done.append((run_dir, f"holds a half-written manifest that could not be handled ({exc})"))
+    return done
+
+
+def shown(obj, run_dir: Path | None = None):
+    """`obj` (a manifest) with this machine's absolute paths as placeholders: the run directory's
+    parent `<raw>`, the work directory `<work>`, the checkout `<repo>` (longest first), so that a
+    run directory says nothing of the machine's layout."""
+    import re
+    from .. import paths
+    places = {str(paths.REPO): "<repo>", str(paths.work_dir()): "<work>", str(paths.raw_dir()): "<raw>"}
+    if run_dir is not None:
+        places[str(Path(run_dir).resolve().parent)] = "<raw>"
+    pattern = re.compile("|".join(re.escape(p) + r"(?![\w.-])" for p in sorted(places, key=len, reverse=True)))
+
+    def walk(o):
+        if isinstance(o, str):
+            return pattern.sub(lambda m: places[m.group(0)], o)
+        if isinstance(o, dict):
+            return {walk(k): walk(v) for k, v in o.items()}
+        if isinstance(o, (list, tuple)):
+            return [walk(v) for v in o]
+        return o
+    return walk(obj)
 
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:
-    """Atomic replace, so a reader never sees half a manifest."""
+    """Atomic replace, so a reader never sees half a manifest; the machine's paths as placeholders
+    (`shown`). A write that fails (a full disk) leaves no manifest.json.tmp behind."""
     assert manifest["status"] in STATUSES, manifest["status"]
     tmp = run_dir / (MANIFEST + ".tmp")
-    tmp.write_text(json.dumps(manifest, indent=2, sort_keys=True, default=str) + "\n")
-    os.replace(tmp, run_dir / MANIFEST)
+    try:
+        tmp.write_text(json.dumps(shown(manifest, run_dir), indent=2, sort_keys=True, default=str) + "\n")
+        os.replace(tmp, run_dir / MANIFEST)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def read_manifest(run_dir: Path) -> dict:
@@ -104,7 +176,7 @@ def read_manifest(run_dir: Path) -> dict:
 
 
 def _files(run_dir: Path) -> list[Path]:
-    return sorted(p for p in run_dir.rglob("*") if p.is_file() and p.name != SUMS)
+    return sorted(p for p in run_dir.rglob("*") if p.is_file() and p.name not in (SUMS, SUMS + ".tmp"))
 
 
 def sha256(path: Path) -> str:
@@ -120,7 +192,13 @@ def seal(run_dir: Path) -> None:
     then make every file and directory read-only."""
     run_dir = Path(run_dir)
     lines = [f"{sha256(p)}  {p.relative_to(run_dir).as_posix()}\n" for p in _files(run_dir)]
-    (run_dir / SUMS).write_text("".join(lines))
+    tmp = run_dir / (SUMS + ".tmp")  # atomic: a half-written SHA256SUMS would read as a sealed run
+    try:
+        tmp.write_text("".join(lines))
+        os.replace(tmp, run_dir / SUMS)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     ro_file = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
     ro_dir = ro_file | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
     for p in sorted(run_dir.rglob("*"), key=lambda p: len(p.parts), reverse=True):

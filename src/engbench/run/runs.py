@@ -19,19 +19,21 @@ import dataclasses
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import paths
-from . import (capture, cgroups, children, driver, engine_files, limits, machine, quiet, rundir, speed, targets,
+from . import (capture, children, disk, driver, engine_files, limits, machine, quiet, rundir, speed, targets,
                vm_memory, ycsb_output)
+from .housekeeping import Claim, housekeeping
+from .outcome import OomWatch, outcome
 from .params import RunRequest
 from .progress import Progress
+from .stopper import Stopper  # noqa: F401 - public here: runs.Stopper
+from .servers.redact import redact
 
 # When set (by the notebook executor), runs append their directory to this file and are sealed by
 # the executor after it has saved the executed notebook into them.
@@ -43,48 +45,6 @@ class RunResult:
     run_dir: Path
     status: str
     error: str | None = None
-
-
-class Stopper:
-    """SIGINT/SIGTERM → ask the run's child (the driver, a calibration's fio) to stop (it writes
-    what it has, status `interrupted`); a second signal kills it. Signals are only counted and forwarded, never raised, so the run's
-    own bookkeeping (stopping captures, finalizing, sealing) always completes."""
-
-    def __init__(self):
-        self.proc = None
-        self.signals = 0
-        self._old = {}
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._old[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-
-    def _handle(self, signum, frame):
-        self.signals += 1
-        self._forward()
-
-    def attach(self, proc) -> None:
-        """The child has started: a signal that came while it was starting is passed on now."""
-        self.proc = proc
-        if self.signals:
-            self._forward()
-
-    def _forward(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT if self.signals == 1 else signal.SIGKILL)
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
-    except OSError:
-        return ""
 
 
 def _software(req: RunRequest) -> dict:
@@ -119,10 +79,12 @@ class Recording:
     after_stop: list = field(default_factory=list)
 
     def describe(self, argv, params, knobs, seed, software: dict, **extra) -> None:
-        """The manifest saying what the run is (docs/run-format.md), status still `running`; written."""
+        """The manifest saying what the run is (docs/run-format.md), status still `running`; written.
+        The command line with every URI's password redacted (the secret is never written, not even
+        while the run goes: a SIGKILL leaves nothing to scrub)."""
         self.manifest = {
             "schema": 1, "run_id": self.run_dir.name, "status": "running", "error": None,
-            "command_line": list(argv), "workload": self.workload, "engine": self.engine,
+            "command_line": redact(list(argv), from_env=False), "workload": self.workload, "engine": self.engine,
             "params": params, "knobs": knobs, "seed": seed,
             "git": machine.git_state(), "started_utc": rundir.iso(self.started), "ended_utc": None,
             "client_window": None, "hardware": machine.hardware(self.data_dir.parent),
@@ -168,31 +130,85 @@ def recording(out_dir: Path, work: Path, workload: str, engine: str, started, li
         raise
     rec = Recording(run_dir, Path(work) / run_dir.name, started, workload, engine,
                     {"schema": 1, "run_id": run_dir.name, "status": "running", "engbench": rundir.owner()})
-    rundir.write_manifest(run_dir, rec.manifest)  # from the first moment, the next engbench can tell who owns it
+    try:  # from the first moment, the next engbench can tell who owns it
+        rundir.write_manifest(run_dir, rec.manifest)
+        claim = Claim.make(work, run_dir)  # and, if this run cannot finalize its directory, why
+    except OSError as exc:  # nothing recorded yet: nothing kept
+        limits.finish(lim, group, None, "failed", None)
+        (run_dir / rundir.MANIFEST).unlink(missing_ok=True)
+        shutil.rmtree(run_dir, ignore_errors=True)
+        raise disk.DiskError(disk.full(run_dir.parent, exc=exc) or disk.full(work, exc=exc)
+                             or f"cannot start a run directory in {run_dir.parent}: {exc}") from None
     try:
         yield rec
     except BaseException as exc:  # engbench itself failed
         rec.status = "interrupted" if isinstance(exc, KeyboardInterrupt) else "failed"
-        rec.error = f"{type(exc).__name__}: {exc}"
+        rec.error = disk.full(run_dir, exc=exc) or f"{type(exc).__name__}: {exc}"
         raise
     finally:
-        _cleanup(rec.sampler, rec.tools, rec.proc)
-        for step in rec.after_stop:
-            rec.status, rec.error = step(rec.status, rec.error)
+        _close(rec, lim, group, claim)
+
+
+def _close(rec: Recording, lim, group, claim: Claim) -> None:
+    """`recording`'s end, each step on its own so that a failing one (a full disk) stops none of the
+    rest; a run directory that cannot be finalized gets its reason kept in its claim (for the next
+    engbench's housekeeping) and said on stderr with its run id (RunNotFinalized)."""
+    run_dir = rec.run_dir
+    _cleanup(rec.sampler, rec.tools, rec.proc)
+    failures = []
+
+    def step(fn):
+        try:
+            fn()
+        except OSError as exc:
+            failures.append(exc)
+
+    def after_stop():
+        for st in rec.after_stop:
+            rec.status, rec.error = st(rec.status, rec.error)
+
+    def finish_limits():
         rec.status, rec.error = limits.finish(lim, group, run_dir, rec.status, rec.error)
         if lim.drop_caches and "run_limits" in rec.manifest:  # when each drop happened
             rec.manifest["run_limits"]["caches_dropped"] = limits.dropped(
                 (rec.manifest["run_limits"].get("caches_dropped") or [None])[0], run_dir)
-        notes = keep_records(rec)
+
+    step(after_stop)
+    step(finish_limits)
+    notes = keep_records(rec)
+    try:
         finalize(run_dir, rec.manifest, rec.tools, rec.sampler, rec.status, rec.error, notes)
-        if not rec.keep_data:
-            shutil.rmtree(rec.data_dir, ignore_errors=True)
+        finalized = None
+    except OSError as exc:
+        finalized = exc
+    if not rec.keep_data:
+        shutil.rmtree(rec.data_dir, ignore_errors=True)
+    if finalized is None:
+        claim.release()
+        return
+    why = disk.full(run_dir, exc=finalized) or f"its manifest could not be written ({finalized})"
+    reason = why + (f"\n{rec.error}" if rec.error and rec.error != why else "")
+    kept = claim.give_up(reason)
+    print(f"engbench: {run_dir.name}: could not finalize its run directory {run_dir}: {reason}\n"
+          + (f"engbench: the reason is kept in {claim.path}; the next engbench marks the run failed with it"
+             if kept else "engbench: the reason could not be kept anywhere else: this message is its only record"),
+          file=sys.stderr, flush=True)
+    raise RunNotFinalized(f"{run_dir.name}: run directory not finalized: {why}")
+
+
+class RunNotFinalized(RuntimeError):
+    """The run directory could not be finalized (its disk is full): the reason is on stderr and in
+    its claim, for the next engbench."""
 
 
 def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: bool = False,
             show_progress: bool = True, experiment: str | None = None, wait_quiet_s: float = 0,
             schedule: dict | None = None) -> RunResult:
     out_dir = Path(out_dir) if out_dir else paths.raw_dir()
+    work = paths.work_dir()
+    # Where the run writes: refused before anything is written when it cannot hold a run (disk.py).
+    disk.check_dir("ENGBENCH_WORK_DIR", work)
+    disk.check_dir("--out (ENGBENCH_RAW_DIR)", out_dir, need=disk.MIN_START_BYTES)
     housekeeping(out_dir)
     lim, _ = limits.split(req.knobs)
     # A server target (targets.py): connection knobs move to the config's `target` section.
@@ -206,7 +222,6 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
         started = rundir.utc_now()
         # Validate with the final paths before creating anything (the driver creates nothing here).
         name_guess = f"{started:%Y%m%dT%H%M%SZ}_{req.workload}_{req.engine}_{machine.hostname()}"
-        work = paths.work_dir()
         resolved = driver.validate(req.config(work / name_guess, out_dir / name_guess / "driver"))
         # Limits: checked and the run's cgroup made before the run directory exists (limits.py).
         group = limits.prepare(lim, req.engine, resolved.get("knobs"), name_guess, work)
@@ -230,13 +245,15 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                     rec.keep_data = rec.keep_data or tgt.keep_server_dir
                     return status, error
                 rec.after_stop.append(finish_target)
-            data_dir.parent.mkdir(parents=True, exist_ok=True)
+            data_dir.mkdir(parents=True, exist_ok=True)  # the driver's working directory
             drv_dir = run_dir / "driver"
             drv_dir.mkdir()
             if tgt:  # start (or reach) the server, snapshot it: run_dir/server/ (a private one in the group)
                 with children.joining(group.procs_files() if group else []):
                     req = dataclasses.replace(req, target=tgt.start(run_dir, data_dir))
-            config = req.config(data_dir, drv_dir)
+            # The driver runs in its data directory and is given relative paths: what it and the
+            # engine write (config.resolved.json, summary.json, RocksDB's LOG) names no absolute path.
+            config = req.config(Path("."), Path(os.path.relpath(drv_dir, data_dir)))
             (drv_dir / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True) + "\n")
             extra = {"experiment": experiment, "run_limits": limits.record(lim, req.engine, resolved.get("knobs"), group)}
             if before is not None:
@@ -256,8 +273,10 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
                 return RunResult(run_dir, rec.status, rec.error)
             with open(drv_dir / "stdout.jsonl", "w") as out_log, open(drv_dir / "stderr.log", "w") as err:
                 with children.joining(group.procs_files() if group else []):
-                    rec.proc = proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err)
+                    rec.proc = proc = driver.start(drv_dir / "config.json", stdout=subprocess.PIPE, stderr=err,
+                                                   cwd=data_dir)
                 stopper.attach(proc)
+                oom = OomWatch(proc.pid)
                 rec.sampler = capture.ProcessSampler(proc.pid, run_dir / rundir.DRIVER_PROCESS)
                 rec.sampler.start()
                 rec.capture_group(group)  # the group's own memory and device I/O, every second: cgroup.csv
@@ -270,39 +289,26 @@ def execute(req: RunRequest, out_dir: Path | None = None, argv=None, keep_data: 
             summary = _read_json(drv_dir / "summary.json") or {}
             # one more report each, covering the client's last second (from its end, when known)
             capture.wait_for_next_reports(rec.tools, since=_client_end(summary))
-            rec.status, rec.error = _outcome(rc, summary, drv_dir, stopper.signals)
+            rec.status, rec.error = outcome(rc, summary, drv_dir, stopper.signals, data_dir, oom)
     return RunResult(rec.run_dir, rec.status, rec.error)
-
-
-def housekeeping(out_dir: Path) -> None:
-    """What a dead engbench left: its runs marked `abandoned` and sealed, its cgroups removed."""
-    for run_dir in rundir.mark_abandoned(out_dir):
-        print(f"engbench: {run_dir.name} was left running by an engbench that is gone: marked abandoned",
-              file=sys.stderr)
-    for path in cgroups.clean_leftovers():
-        print(f"engbench: removed the cgroup {path} left by an engbench that is gone", file=sys.stderr)
-    for path in speed.clean_leftovers(paths.work_dir()):
-        print(f"engbench: removed the speed probe's file {path} left by an engbench that is gone", file=sys.stderr)
 
 
 def _finish_target(tgt, run_dir, manifest, status, error):
     """After the driver: the server's after-snapshot, stop (a private server), the server dying
-    → failed; then every file of the run directory and the manifest redacted."""
+    → failed. Nothing is scrubbed: what engbench wrote holds no secret, and the tools' output is
+    kept as written (targets.py "Secrets")."""
     try:
         status, error = tgt.finish(run_dir, status, error, _read_json(run_dir / "driver" / "summary.json"))
     except Exception as exc:  # noqa: BLE001 - the run is still finalized
         status, error = "failed", (error + "\n" if error else "") + f"server: {type(exc).__name__}: {exc}"
     finally:
         tgt.close()
-    secrets = tgt.all_secrets()
-    tgt.redact_tree(run_dir)
     manifest["server"] = tgt.info
     if tgt.warnings:  # recorded in the run, never dropped: processing puts them in runs.warnings
         manifest["warnings"] = list(dict.fromkeys((manifest.get("warnings") or []) + tgt.warnings))
         for w in tgt.warnings:
             print(f"engbench: warning: {w}", file=sys.stderr)
-    manifest.update(targets.redact(dict(manifest), secrets))
-    return status, (targets.redact(error, secrets) if error else error)
+    return status, (redact(error, from_env=False) if error else error)
 
 
 def _cleanup(sampler, tools, proc) -> None:
@@ -316,20 +322,6 @@ def _cleanup(sampler, tools, proc) -> None:
             step()
         except Exception:  # noqa: BLE001 - keep stopping the rest
             pass
-
-
-def _outcome(rc: int, summary: dict, drv_dir: Path, signals: int) -> tuple[str, str | None]:
-    """The run's status and error from the driver's exit status, its summary and the signals."""
-    if rc == 0 and not signals:
-        return "ok", None
-    stopped_by_signal = rc in (130, -signal.SIGINT, -signal.SIGTERM) or summary.get("status") == "interrupted"
-    if signals and (stopped_by_signal or rc == 0):
-        return "interrupted", "interrupted by a signal; partial captures kept"
-    if signals >= 2 and rc == -signal.SIGKILL:
-        return "interrupted", "killed after a second signal; partial captures kept"
-    reason = summary.get("error") or (f"driver killed by signal {-rc}" if rc < 0 else f"driver exit status {rc}")
-    tail = _tail(drv_dir / "stderr.log")
-    return "failed", reason + (f"\n--- driver stderr (tail) ---\n{tail}" if tail else "")
 
 
 def _client_end(summary: dict) -> float | None:

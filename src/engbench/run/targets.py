@@ -19,9 +19,16 @@ knobs and passed to the driver in the config's `target` section; the other knobs
 (which validates and records them); mariadb.cache_size / flush_log_at_trx_commit / compression are
 applied by engbench when it starts a private server (refused for an existing one).
 
-Secrets: the MariaDB password is read by the driver from ENGBENCH_MYSQL_PASSWORD; a MongoDB URI
-with a password reaches the driver through ENGBENCH_MONGO_URI (set for the run), never through a
-file. Every file of the run directory is redacted (servers.redact) before it is sealed."""
+Secrets: engbench never writes one. The MariaDB password is read by the driver from
+ENGBENCH_MYSQL_PASSWORD; a MongoDB URI with a password reaches the driver through
+ENGBENCH_MONGO_URI (set for the run), never through a file; what engbench writes itself (manifest,
+config, server snapshots, read-back) holds the URI redacted (servers.redact.redact_uri) from the
+first write. Nothing is scrubbed afterwards: the tools' own output (iostat, vmstat, the driver's
+files, server logs) is kept byte for byte as they wrote it, and none of them is given the secret
+in a form it would print (the driver redacts the URI it shows).
+
+A MongoDB server that cannot be reached is refused before anything is written, naming its
+host:port and the URI with the password redacted."""
 
 from __future__ import annotations
 
@@ -36,7 +43,7 @@ from .errors import ParamError
 from .servers import ServerError, tail
 from .servers.mariadb_options import unavailable_reason as mariadb_unavailable_reason
 from .servers.mongodb import MongoTarget
-from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri, secrets_from_env, uri_secrets
+from .servers.redact import ENV_MONGO_URI, ENV_MYSQL_PASSWORD, redact, redact_uri
 
 MARIADB = {"mariadb-innodb": "innodb", "mariadb-myrocks": "myrocks"}
 MONGODB = "mongodb"
@@ -92,6 +99,7 @@ class TargetSession:
             self.uri = str(self.conn.get("uri") or os.environ.get(ENV_MONGO_URI) or "")
             if not self.uri:
                 raise TargetError(f"mongodb needs a server: --set mongodb.uri=mongodb://... or {ENV_MONGO_URI}")
+            _check_reachable(self.uri)
         self.request = dataclasses.replace(req, knobs=knobs, target=self._target_section(validation=True))
         self.server = None
         self.keep_server_dir = False
@@ -100,7 +108,6 @@ class TargetSession:
         # found nothing): the run's manifest keeps them as `warnings`, processing as runs.warnings
         self.warnings: list[str] = []
         self._stop_failed = False
-        self.secrets = [s for s in ([self.uri] if self.uri and redact_uri(self.uri) != self.uri else [])]
         self.info: dict = {"kind": self.kind, "engine": self.engine, "private": self.private}
 
     # --- the driver's `target` section ---
@@ -150,7 +157,7 @@ class TargetSession:
                                           socket=self.conn.get("socket"), user=str(self.conn.get("user") or "root"),
                                           engine=MARIADB[self.engine])
             self.server.snapshot(sdir / "status_before.json", label="before")
-        self.info["server"] = redact(self.server.describe() if hasattr(self.server, "describe") else {})
+        self.info["server"] = redact(self.server.describe() if hasattr(self.server, "describe") else {}, from_env=False)
         self.request = dataclasses.replace(self.request, target=self._target_section())
         return self.request.target
 
@@ -192,7 +199,7 @@ class TargetSession:
                 self.server.collect(sdir)
             except OSError as exc:
                 notes.append(f"collecting server logs failed: {exc}")
-            self.info["server"] = redact(self.server.describe())
+            self.info["server"] = redact(self.server.describe(), from_env=False)
             self.keep_server_dir = status != "ok"
             if self.keep_server_dir:
                 self.info["server_dir_kept"] = str(self.server.base_dir)
@@ -217,7 +224,7 @@ class TargetSession:
             finally:
                 conn.close()
         doc, warns = readback.report(wl, params, summary, got, where)
-        path.write_text(json.dumps(redact(doc), indent=2, sort_keys=True, default=str) + "\n")
+        path.write_text(json.dumps(redact(doc, from_env=False), indent=2, sort_keys=True, default=str) + "\n")
         self.warnings += warns
 
     def close(self) -> None:
@@ -250,34 +257,25 @@ class TargetSession:
         self._env_saved.setdefault(key, os.environ.get(key))
         os.environ[key] = value
 
-    # --- redaction ---
-    def all_secrets(self) -> list[str]:
-        return sorted(set(self.secrets) | set(secrets_from_env()), key=len, reverse=True)
 
-    def redact_tree(self, run_dir: Path, max_bytes: int = 64 << 20) -> list[Path]:
-        """Rewrite every file of the run directory that holds a secret or a URI password."""
-        return redact_tree(run_dir, self.all_secrets() + [s for s in _uri_passwords(self.uri)], max_bytes)
-
-
-def _uri_passwords(uri: str | None) -> list[str]:
-    return uri_secrets(uri or "")
-
-
-def redact_tree(run_dir: Path, secrets=(), max_bytes: int = 64 << 20) -> list[Path]:
-    """Redact (servers.redact) every regular file under run_dir that would change; returns them."""
-    changed = []
-    for path in sorted(Path(run_dir).rglob("*")):
-        if not path.is_file() or path.is_symlink() or path.stat().st_size > max_bytes:
-            continue
-        data = path.read_bytes()
-        try:
-            new = redact(data.decode("utf-8"), list(secrets)).encode("utf-8")
-        except UnicodeDecodeError:  # not text: replace the literal secrets only
-            new = data
-            for s in secrets:
-                if s and len(s) >= 3:
-                    new = new.replace(s.encode(), b"***")
-        if new != data:
-            path.write_bytes(new)
-            changed.append(path)
-    return changed
+def _check_reachable(uri: str, timeout_ms: int = 5000) -> None:
+    """Refuse (TargetError) a MongoDB URI whose server does not answer a ping within `timeout_ms`,
+    naming its host:port and the URI with the password redacted."""
+    import pymongo
+    from pymongo.errors import ConfigurationError, PyMongoError
+    shown = redact_uri(uri)
+    try:
+        nodes = pymongo.uri_parser.parse_uri(uri).get("nodelist") or []
+    except (ConfigurationError, ValueError) as exc:
+        raise TargetError(f"mongodb.uri {shown}: not a MongoDB URI ({redact_uri(str(exc))}): "
+                          "give mongodb://[user:password@]host:port/") from None
+    where = ", ".join(f"{h}:{p}" for h, p in nodes) or shown
+    client = pymongo.MongoClient(uri, serverSelectionTimeoutMS=timeout_ms, connectTimeoutMS=timeout_ms)
+    try:
+        client.admin.command("ping")
+    except PyMongoError as exc:
+        why = redact_uri(str(exc)).split(" (configured timeouts")[0].split(", Timeout:")[0]
+        raise TargetError(f"could not connect to the MongoDB server at {where} ({shown}): {why}: "
+                          "start it, or correct mongodb.uri / ENGBENCH_MONGO_URI") from None
+    finally:
+        client.close()

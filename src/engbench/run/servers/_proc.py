@@ -7,13 +7,13 @@ import atexit
 import datetime as dt
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
 import weakref
 from pathlib import Path
 
-from .redact import redact
 
 
 class ServerError(RuntimeError):
@@ -63,7 +63,9 @@ def terminate(proc: subprocess.Popen | None, timeout: float = 10.0, kill_timeout
 
 
 def collect_files(files, dest) -> list[Path]:
-    """Copy text files (logs, server.json) into `dest` (a run's server/ directory), redacted."""
+    """Copy files (a server's own logs, its server.json) into `dest` (a run's server/ directory)
+    byte for byte: a server's log is its output, never rewritten (server.json is written redacted
+    by engbench; a private server is given no secret to print)."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     out = []
@@ -71,7 +73,7 @@ def collect_files(files, dest) -> list[Path]:
         f = Path(f)
         if f.is_file():
             target = dest / f.name
-            target.write_text(redact(f.read_text(errors="replace")))
+            shutil.copyfile(f, target)
             out.append(target)
     return out
 

@@ -98,7 +98,8 @@ class _Stats:
             return [{"type": name, "name": "error", "status": str(e)}]
 
     def snapshot(self, path, label: str | None = None) -> Path:
-        """Write variables, global status and engine status as one JSON file (redacted)."""
+        """Write variables, global status and engine status as one JSON file (URIs redacted; the
+        server's values otherwise as it gave them)."""
         t0 = time.time()
         status = self.global_status()
         obj = {
@@ -106,7 +107,7 @@ class _Stats:
             "taken_utc": utc_iso(), "taken_unix_s": round(t0, 3), "server": self.describe(),
             "status": status, "variables": self.variables(), "engine_status": self.engine_status(),
         }
-        return write_json(path, redact(obj))
+        return write_json(path, redact(obj, from_env=False))
 
     def describe(self) -> dict:  # pragma: no cover - overridden
         return {}

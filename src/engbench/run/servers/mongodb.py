@@ -11,7 +11,8 @@ so the behaviour with a real mongod is written from MongoDB's documented command
 but has NOT been run against one. Where FerretDB lacks something (serverStatus has no `wiredTiger`
 section) the capture says so in the file instead of failing.
 
-Files written by capture(prefix) (JSON, redacted: no URI password ever appears):
+Files written by capture(prefix) (JSON; every URI in them has its password redacted, and nothing
+else is changed: a reply's text that happens to equal the password is kept as the server sent it):
     <prefix>.serverStatus.json   {"taken_utc", "uri", "serverStatus": {...},
                                   "wiredTiger_cache": {...} or null, "wiredTiger_note": text or null}
     <prefix>.collStats.json      {"taken_utc", "db", "collections": {name: {"count", "size",
@@ -145,13 +146,13 @@ class MongoTarget:
         out = {}
         t = time.time()
         out["serverStatus"] = write_json(f"{prefix}.serverStatus.json", redact(
-            {**head, "taken_utc": utc_iso(), "taken_unix_s": round(t, 3), **self.server_status()}))
+            {**head, "taken_utc": utc_iso(), "taken_unix_s": round(t, 3), **self.server_status()}, from_env=False))
         out["collStats"] = write_json(f"{prefix}.collStats.json", redact(
             {**head, "taken_utc": utc_iso(), "taken_unix_s": round(time.time(), 3),
-             "collections": self.coll_stats(dbname)}))
+             "collections": self.coll_stats(dbname)}, from_env=False))
         out["dbStats"] = write_json(f"{prefix}.dbStats.json", redact(
             {**head, "taken_utc": utc_iso(), "taken_unix_s": round(time.time(), 3),
-             "dbStats": self.db_stats(dbname)}))
+             "dbStats": self.db_stats(dbname)}, from_env=False))
         return out
 
     # --- checks ---
