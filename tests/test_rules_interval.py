@@ -125,12 +125,12 @@ def test_the_papers_findings_table_shows_the_effect_and_the_method_rows():
     from engbench.report import findings as report
     frame = pd.DataFrame([{"id": "x", "source": "000_a.txt", "words": "w", "metric": "m", "subject": "s", "gate": "",
                            "verdict": INCONCLUSIVE, "why": "", "effect": 2.18, "low": 1.22, "high": 3.26, "level": 0.95,
-                           "rounds": 3, "threshold": "> 1.5"},
+                           "rounds": 3, "threshold": "> 1.5", "rounds_needed": 4},
                           {"id": "y", "source": "000_a.txt", "words": "w", "metric": "m", "subject": "s", "gate": "",
                            "verdict": rules.NOT_TESTABLE, "why": "", "effect": math.nan, "low": math.nan,
                            "high": math.nan, "level": math.nan, "rounds": math.nan, "threshold": ""}])
     printed = report.summary_table(frame).printed
-    assert list(printed["effect [interval]"]) == ["2.18 [1.22, 3.26] 95 %, n=3", "—"]
+    assert list(printed["effect [interval]"]) == ["2.18 [1.22, 3.26] 95 %, n=3; n=4 would decide", "—"]
     assert list(printed["needs"]) == ["> 1.5", "—"]
     from engbench.findings import history
     methods = pd.DataFrame([{"id": "x", "old_method": "v1", "new_method": "interval", "old_verdict": rules.HOLDS,
@@ -140,3 +140,12 @@ def test_the_papers_findings_table_shows_the_effect_and_the_method_rows():
     tab = report.history_table(pd.DataFrame(columns=history.COLUMNS), methods)
     assert list(tab.printed["claim"]) == ["x"] and tab.printed["version"].iloc[0] == "method interval"
     assert "all 2 claims were judged under both" in tab.caption
+
+
+def test_an_inconclusive_verdict_says_how_many_rounds_would_decide_it():
+    near = {"a": [11.6, 13, 14.4], "b": [9, 10, 11.5]}
+    v = rules.greater(near, "a", "b")
+    assert rules.columns(v)["rounds_needed"] == v.needed == effects.rounds_needed(
+        effects.ratio(near["a"], near["b"]), effects.Band(lo=1.0, lo_open=True))
+    assert math.isnan(rules.columns(rules.greater(near, "a", "b", 0.5))["rounds_needed"])  # decided: none
+    assert "rounds_needed" in findings.COLUMNS

@@ -20,6 +20,10 @@ configuration's values out of the processed tables, its rules turn them into a v
                                        "does not grow": two one-sided tests at 5 %) — and the
                                        repetitions per side it rests on (engbench.effects; blank where
                                        nothing was compared)
+    rounds_needed                      for a verdict "inconclusive here": the repetitions per side that
+                                       would decide it at the measured spread (effects.rounds_needed);
+                                       blank otherwise, and where no number up to effects.MAX_ROUNDS
+                                       would decide it
     verdict, why                       holds / does not hold (the whole interval on the claim's side
                                        / off it) / inconclusive here (neither: why gives the rounds
                                        that would decide it) / not testable / not in the source's
@@ -44,7 +48,8 @@ from . import catalog, history, inventory
 from .judge import evaluate, published_text
 
 COLUMNS = ["id", "source", "document", "words", "metric", "subject", "published", "measured", "rule",
-           "threshold", "effect", "low", "high", "level", "rounds", "verdict", "why", "gate", "regime"]
+           "threshold", "effect", "low", "high", "level", "rounds", "rounds_needed", "verdict", "why", "gate",
+           "regime"]
 VALUE_COLUMNS = ["id", "label", "run_id", "repetition", "value"]
 
 
@@ -56,6 +61,8 @@ def table(tables: dict, published_dir=None) -> pd.DataFrame:
         rows.append({"id": f.id, "source": catalog.SOURCE_FILE[f.source], "document": catalog.SOURCE_TITLE[f.source],
                      "words": f.words, "metric": f.metric, "subject": f.subject,
                      "published": published_text(pub, f.published), **evaluate(tables, f), "rule": f.rule_text})
+        if rows[-1]["verdict"] != rules.INCONCLUSIVE:  # the gates decided: no rounds would decide the rule's verdict
+            rows[-1]["rounds_needed"] = math.nan
     return pd.DataFrame(rows, columns=COLUMNS)
 
 

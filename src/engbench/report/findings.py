@@ -35,11 +35,13 @@ def _num(x: float) -> str:
 
 def effect_cell(row) -> str:
     """"2.18 [1.22, 3.26] 95 %, n=3": the effect the rule compares, its interval, the interval's level
-    and the repetitions per side; "—" where the rule compared nothing (not testable)."""
+    and the repetitions per side, and for a verdict "inconclusive here" the repetitions that would
+    decide it ("; n=4 would decide"); "—" where the rule compared nothing (not testable)."""
     if row.get("effect") != row.get("effect") or row.get("effect") is None:
         return "—"
+    needed = row.get("rounds_needed")
     return (f"{_num(row['effect'])} [{_num(row['low'])}, {_num(row['high'])}] {row['level'] * 100:.0f} %, "
-            f"n={int(row['rounds'])}")
+            f"n={int(row['rounds'])}" + (f"; n={int(needed)} would decide" if needed == needed and needed else ""))
 
 
 def summary_table(frame: pd.DataFrame) -> Table:
@@ -61,7 +63,7 @@ def summary_table(frame: pd.DataFrame) -> Table:
                          "(engbench.effects: Fieller's; 95 % for a directional claim, 90 % for \"flat\", "
                          "\"about\", \"does not increase\": two one-sided tests at 5 %): the whole interval "
                          "beyond the threshold (\"needs\") holds, wholly short of it does not hold, else "
-                         "\"inconclusive here\", with the rounds that would decide it in the reason.",
+                         "\"inconclusive here\", with the repetitions that would decide it (\"n=… would decide\").",
                  printed=printed.reset_index(drop=True), means=pd.DataFrame())
 
 

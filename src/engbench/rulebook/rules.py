@@ -265,11 +265,12 @@ def not_testable(reason: str) -> Verdict:
 def columns(v: Verdict) -> dict:
     """The findings table's columns of a verdict's effect: effect, low, high, level (of the
     interval), rounds, threshold (blank where the rule computed none: a claim not testable, a rule
-    that compares nothing)."""
+    that compares nothing) and rounds_needed (an inconclusive verdict's: effects.rounds_needed)."""
     has = v.n > 0
     return {"effect": v.effect if has else math.nan, "low": v.low if has else math.nan,
             "high": v.high if has else math.nan, "level": v.level if has else math.nan,
-            "rounds": v.n if has else math.nan, "threshold": v.threshold}
+            "rounds": v.n if has else math.nan, "threshold": v.threshold,
+            "rounds_needed": v.needed if v.verdict == INCONCLUSIVE and v.needed else math.nan}
 
 
 __all__ = ["Verdict", "MIN_REPEATS", "METHOD", "METHODS", "decided_by", "greater", "less", "flat", "at_most", "trend",

@@ -278,6 +278,8 @@ TABLES = {
                  _c("level", "", "findings", "", "the interval's level: 0.95 (directional claims) or 0.90 "
                     "(equivalence: two one-sided tests at 5 %)"),
                  _c("rounds", "repetitions", "findings", "", "repetitions per side the effect rests on (the fewest)"),
+                 _c("rounds_needed", "repetitions", "findings", "", "an inconclusive verdict's repetitions per side "
+                    "that would decide it at the measured spread (engbench.effects.rounds_needed)"),
                  _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
                  _c("why", "", "findings", "", "how the verdict follows from the values and the rule"),
                  _c("gate", "", "findings", "", "the regime gates of the compared configurations (rulebook.regime)"),
