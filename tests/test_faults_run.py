@@ -130,7 +130,7 @@ def uri_with(f, password: str) -> str:
 def test_sigkill_mid_mongodb_run_leaves_no_secret(ferret, scratch, moment):
     """SIGKILL while the manifest names the command line (`--set mongodb.uri=...` with the password),
     then the next engbench's housekeeping seals the run: the password is in no file, before or after.
-    Failed on 58f36366: manifest.json's command_line held it, and housekeeping sealed it so."""
+    Failed on 7bcc2703: manifest.json's command_line held it, and housekeeping sealed it so."""
     raw = scratch / "raw"
     proc = start("run", "iibench", "--engine", "mongodb", "--set", f"mongodb.uri={uri_with(ferret, PASSWORD)}",
                  "--set", "max_seconds=60", "--set", "max_rows=100000000", *MONGO_IIBENCH, "--no-progress")
@@ -171,7 +171,7 @@ def test_no_secret_after_sigint_or_a_normal_end(ferret, scratch, how):
 @pytest.mark.parametrize("password", ["0.00", "vda"])
 def test_a_password_equal_to_capture_text_leaves_the_captures_as_written(ferret, scratch, password):
     """`mongodb://bench:0.00@...`: iostat prints 0.00 in every report, the driver's intervals too;
-    `vda` is this machine's disk. Raw captures are never rewritten. Failed on 58f36366: redaction
+    `vda` is this machine's disk. Raw captures are never rewritten. Failed on 7bcc2703: redaction
     replaced every `0.00` (every `vda`) in iostat.txt and driver/intervals.csv with `***`."""
     raw = scratch / "raw"
     out = engbench("run", "iibench", "--engine", "mongodb", "--set", f"mongodb.uri={uri_with(ferret, password)}",
@@ -188,7 +188,7 @@ def test_a_password_equal_to_capture_text_leaves_the_captures_as_written(ferret,
 
 @needs_ferret
 def test_a_server_that_cannot_be_reached_is_refused_naming_it(scratch):
-    """Failed on 58f36366: a `failed` run whose reason was "the MongoDB server died or became
+    """Failed on 7bcc2703: a `failed` run whose reason was "the MongoDB server died or became
     unreachable during the run"."""
     s = socket.socket()
     s.bind(("127.0.0.1", 0))
@@ -209,7 +209,7 @@ LONG = ["--set", "max_rows=100000000", "--set", "length_char_fields=50", "--set"
 
 
 def test_sigkill_leaves_engine_data_that_the_next_run_removes(scratch):
-    """Failed on 58f36366: data/work/<run id> stayed after the next run's housekeeping."""
+    """Failed on 7bcc2703: data/work/<run id> stayed after the next run's housekeeping."""
     raw, work = scratch / "raw", scratch / "work"
     # another engbench, still running, keeps its data: only a dead owner's is removed
     other = start("run", "iibench", "--engine", "wiredtiger", *LONG, "--out", str(scratch / "raw2"))
@@ -249,7 +249,7 @@ def test_sigkill_right_after_the_directory_is_made(scratch):
 
 def test_a_dead_runs_half_written_manifest_is_handled(scratch):
     """A directory left by a dead engbench with only a 0-byte manifest.json.tmp (the disk was full at
-    its start): the next run's housekeeping removes it, saying so. Failed on 58f36366: ignored forever."""
+    its start): the next run's housekeeping removes it, saying so. Failed on 7bcc2703: ignored forever."""
     raw = scratch / "raw"
     d = raw / "20260101T000000Z_iibench_rocksdb_host"
     d.mkdir(parents=True)
@@ -264,7 +264,7 @@ def test_a_dead_runs_half_written_manifest_is_handled(scratch):
 # --- full disks ----------------------------------------------------------------------------------
 
 def test_a_full_raw_disk_at_start_is_refused_and_leaves_nothing(scratch, tmp_path):
-    """Failed on 58f36366: a run directory holding a 0-byte manifest.json.tmp."""
+    """Failed on 7bcc2703: a run directory holding a 0-byte manifest.json.tmp."""
     with tmpfs(tmp_path / "small", "1m") as small:
         fill(small)
         out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=100", "--no-progress",
@@ -275,7 +275,7 @@ def test_a_full_raw_disk_at_start_is_refused_and_leaves_nothing(scratch, tmp_pat
 
 
 def test_a_full_raw_disk_mid_run_keeps_its_reason(scratch, tmp_path):
-    """The raw directory's disk fills up while the driver runs. Failed on 58f36366: the run stayed
+    """The raw directory's disk fills up while the driver runs. Failed on 7bcc2703: the run stayed
     `running` with a 0-byte summary.json and the next run called it abandoned ("killed, out of memory
     or power loss"), the cause lost, its engine data left in the work directory."""
     with tmpfs(tmp_path / "small", "2m") as small:
@@ -297,7 +297,7 @@ def test_a_full_raw_disk_mid_run_keeps_its_reason(scratch, tmp_path):
 
 @pytest.mark.parametrize("engine", ["rocksdb", "lmdb"])
 def test_a_full_work_disk_says_so(scratch, tmp_path, engine):
-    """Failed on 58f36366: rocksdb "driver killed by signal 6", lmdb "Input/output error"."""
+    """Failed on 7bcc2703: rocksdb "driver killed by signal 6", lmdb "Input/output error"."""
     with tmpfs(tmp_path / "small", "3m") as small:
         env = {**os.environ, "ENGBENCH_WORK_DIR": str(small)}
         out = engbench("run", "iibench", "--engine", engine, "--set", "max_rows=300000", "--set",
@@ -310,7 +310,7 @@ def test_a_full_work_disk_says_so(scratch, tmp_path, engine):
 
 
 def test_a_work_dir_on_proc_is_refused_before_anything_is_written(scratch):
-    """Failed on 58f36366: a `failed` run directory."""
+    """Failed on 7bcc2703: a `failed` run directory."""
     env = {**os.environ, "ENGBENCH_WORK_DIR": "/proc/engbench-work"}
     out = engbench("run", "iibench", "--engine", "null", "--set", "max_rows=100", "--no-progress", env=env)
     assert out.returncode == 2, out.stderr
@@ -322,7 +322,7 @@ def test_a_work_dir_on_proc_is_refused_before_anything_is_written(scratch):
 
 def test_a_driver_killed_by_the_oom_killer_says_so(scratch):
     """engbench (and so the driver) in a memory cgroup of 400 MB made here, with no run limit: the
-    driver's memtable outgrows it and the kernel's OOM killer ends it. Failed on 58f36366: "driver
+    driver's memtable outgrows it and the kernel's OOM killer ends it. Failed on 7bcc2703: "driver
     killed by signal 9"."""
     base = Path("/sys/fs/cgroup/memory") if Path("/sys/fs/cgroup/memory").is_dir() else Path("/sys/fs/cgroup")
     group = base / f"engbench-test-oom-{os.getpid()}"
@@ -350,14 +350,35 @@ def test_a_driver_killed_by_the_oom_killer_says_so(scratch):
 
 # --- the machine's paths -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("engine", ["null", "rocksdb", "wiredtiger"])
+MARIADB_OWN = {"server/status_before.json", "server/status_after.json", "server/install.log", "server/error.log"}
+
+
+@pytest.mark.parametrize("engine", ["null", "rocksdb", "wiredtiger", "lmdb", "sqlite", "mariadb-innodb"])
 def test_a_run_directory_names_no_absolute_path_of_this_machine(scratch, engine):
     """Every file of a fresh run, searched for the checkout's path and the raw and work directories'.
-    Failed on 58f36366: manifest.json (command_line, data_dir), driver/config.json,
-    driver/config.resolved.json, summary.json and RocksDB's engine/LOG held them."""
-    out = engbench("run", "iibench", "--engine", engine, "--set", "max_rows=2000", "--set", "batch=500",
-                   "--no-progress")
+    Failed on 7bcc2703: manifest.json (command_line, data_dir), driver/config.json,
+    driver/config.resolved.json, summary.json and RocksDB's engine/LOG held them. A private MariaDB
+    still names its directory in what it writes itself (it resolves --datadir, the socket and tmpdir
+    to absolute paths: SHOW VARIABLES in status_*.json, its error.log and install.log), never in what
+    engbench writes about it (server.json, the snapshots' `server` section, the manifest)."""
+    if engine.startswith("mariadb"):
+        from engbench.run.servers import mariadb as mariadb_mod
+        why = mariadb_mod.unavailable_reason() or (None if engine in _targets() else "driver built without targets")
+        if why:
+            pytest.skip(str(why))
+        out = engbench("run", "sysbench-update", "--engine", engine, "--set", "table_size=1000", "--set", "tables=1",
+                       "--set", "clients=1", "--set", "updates_per_step=200", "--set", "seconds_per_step=0",
+                       "--no-progress")
+    else:
+        out = engbench("run", "iibench", "--engine", engine, "--set", "max_rows=2000", "--set", "batch=500",
+                       "--no-progress")
     assert out.returncode == 0, out.stderr
     run_dir = run_dirs(scratch / "raw")[0]
     for path in {str(paths.REPO), str(scratch / "raw"), str(scratch / "work"), str(scratch)}:
-        assert files_with(run_dir, path) == [], path
+        found = set(files_with(run_dir, path))
+        if engine.startswith("mariadb"):
+            assert found <= MARIADB_OWN, (path, found - MARIADB_OWN)
+            for name in ("status_before.json", "status_after.json"):
+                assert path not in json.dumps(json.loads((run_dir / "server" / name).read_text())["server"])
+        else:
+            assert found == set(), path

@@ -149,3 +149,13 @@ def test_an_inconclusive_verdict_says_how_many_rounds_would_decide_it():
         effects.ratio(near["a"], near["b"]), effects.Band(lo=1.0, lo_open=True))
     assert math.isnan(rules.columns(rules.greater(near, "a", "b", 0.5))["rounds_needed"])  # decided: none
     assert "rounds_needed" in findings.COLUMNS
+
+
+def test_any_of_and_at_least_leave_an_inconclusive_part_inconclusive():
+    from engbench.rulebook import rules_extra
+    s = {"a": [30, 33, 36], "b": [10, 11, 12], "c": [11.6, 13, 14.4], "d": [9, 10, 11.5]}
+    ok, bad, open_ = rules.greater(s, "a", "b", 2.0), rules.greater(s, "b", "a"), rules.greater(s, "c", "d")
+    assert rules_extra.any_of([open_, bad]).verdict == INCONCLUSIVE       # more rounds could make it hold
+    assert rules_extra.any_of([open_, ok]).verdict == rules.HOLDS
+    assert rules_extra.at_least([ok, open_, bad], 2).verdict == INCONCLUSIVE
+    assert rules_extra.any_of([bad, rules.not_testable("x")]).verdict == rules.NOT_TESTABLE

@@ -3,10 +3,12 @@ is rules.py's to change):
 
     below(samples, a, bound):     HOLDS  iff  every repetition of a < bound          (a comparison with a
                                   constant: "no device reads", below a stated figure, in every run)
-    any_of(parts):                HOLDS  iff  some part holds; FAILS iff every part fails; else NOT_TESTABLE
+    any_of(parts):                HOLDS  iff  some part holds; FAILS iff every part fails; else INCONCLUSIVE
+                                  when a part is inconclusive (rules.py), else NOT_TESTABLE
                                   ("in some cases": at least one configuration)
     at_least(parts, k):           HOLDS  iff  >= k parts hold; FAILS iff fewer than k could still hold
-                                  (holding + not testable < k); else NOT_TESTABLE ("most": k of n)
+                                  (holding + not testable < k); else INCONCLUSIVE when a part is,
+                                  else NOT_TESTABLE ("most": k of n)
     between(samples, a, b, lo, hi):
                                   greater(a, b, lo) and at_most(a, b, hi): a above b, but by no more
                                   than hi ("a bit": above, but not "much", hi 1.5)
@@ -38,6 +40,8 @@ def any_of(parts: list) -> rules.Verdict:
         return rules.Verdict(rules.HOLDS, f"{len(held)} of {len(parts)} hold: {why}")
     if all(p.verdict == rules.FAILS for p in parts):
         return rules.Verdict(rules.FAILS, f"none of {len(parts)} holds: {why}")
+    if any(p.verdict == rules.INCONCLUSIVE for p in parts):
+        return rules.Verdict(rules.INCONCLUSIVE, f"none holds, some inconclusive here: {why}")
     return rules.not_testable(f"none holds, some not testable: {why}")
 
 
@@ -49,6 +53,8 @@ def at_least(parts: list, k: int) -> rules.Verdict:
         return rules.Verdict(rules.HOLDS, why)
     if held + open_ < k:
         return rules.Verdict(rules.FAILS, why)
+    if any(p.verdict == rules.INCONCLUSIVE for p in parts):
+        return rules.Verdict(rules.INCONCLUSIVE, why)
     return rules.not_testable(why)
 
 

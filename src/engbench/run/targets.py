@@ -116,7 +116,9 @@ class TargetSession:
         if self.kind == "mongodb":
             sec = {"uri": self.uri} if redact_uri(self.uri) == self.uri else {"uri_env": ENV_MONGO_URI}
         elif self.private:
-            sock = _PLACEHOLDER_SOCKET if validation or self.server is None else str(self.server.socket)
+            # the driver works in the run's data directory (runs.execute): the socket relative to it
+            sock = (_PLACEHOLDER_SOCKET if validation or self.server is None
+                    else os.path.relpath(self.server.socket, self._data_dir))
             sec = {"socket": sock, "user": "root", "password": ""}
         else:
             sec = {k: self.conn[k] for k in ("host", "socket", "user") if self.conn.get(k)}
@@ -136,6 +138,7 @@ class TargetSession:
         (also set on self.request)."""
         sdir = Path(run_dir) / "server"
         sdir.mkdir(parents=True, exist_ok=True)
+        self._data_dir = Path(data_dir)
         if self.kind == "mongodb":
             if redact_uri(self.uri) != self.uri:  # a password: hand it over by environment only
                 self._set_env(ENV_MONGO_URI, self.uri)

@@ -104,7 +104,7 @@ class _Stats:
         status = self.global_status()
         obj = {
             "schema": 1, "kind": "mariadb", "label": label, "engine": self.engine,
-            "taken_utc": utc_iso(), "taken_unix_s": round(t0, 3), "server": self.describe(),
+            "taken_utc": utc_iso(), "taken_unix_s": round(t0, 3), "server": _shown(self.describe()),
             "status": status, "variables": self.variables(), "engine_status": self.engine_status(),
         }
         return write_json(path, redact(obj, from_env=False))
@@ -306,7 +306,7 @@ class MariaDB(_Stats):
 
     def _write_info(self) -> None:
         try:
-            write_json(self.base_dir / "server.json", redact(self.describe()))
+            write_json(self.base_dir / "server.json", _shown(redact(self.describe())))
         except OSError:
             pass
 
@@ -364,6 +364,14 @@ class MariaDBExisting(_Stats):
 
     def __repr__(self) -> str:  # never shows the password
         return f"MariaDBExisting(host={self.host!r}, port={self.port!r}, socket={self.socket!r}, user={self.user!r})"
+
+
+def _shown(info: dict) -> dict:
+    """What engbench writes of a server (its describe()) with this machine's paths as placeholders
+    (<work>, <raw>, <repo>: rundir.shown). The server's own replies and logs are kept as it wrote
+    them: mariadbd resolves its datadir, socket and tmpdir to absolute paths itself."""
+    from ..rundir import shown  # local: rundir is the run stage's, servers load without it
+    return shown(info)
 
 
 def load_info(base_dir) -> dict:
