@@ -93,6 +93,10 @@ def test_one_run_by_hand(tmp_path):
     # beside it (issue 43 class 3; failed on 42f6c717, which gave 3: every allocated byte)
     assert r["rss_gb"] == 2 and r["size_gb"] == 0.75 and r["space_amp"] == 1.5
     assert r["log_bytes"] == 2**28 + 2**27 - 4096 and r["meta_bytes"] == 4096
+    # the source documents' tables' size is data + index too (0.375 GiB), not the directory's 0.75
+    from engbench.normalize.views import source_views
+    view = source_views(pd.DataFrame([r]))["per insert (document)"]
+    assert r["table_gb"] == 0.375 and view["size"].tolist() == [0.375]
     assert (r["rate_p50"], r["rate_p75"], r["rate_p90"], r["rate_p95"]) == (30000, 22144, 20000, 10000)
     assert r["param.batch"] == 1024 and r["knob.wiredtiger.cache_size"] == "1GB"
     lat = got["latency"].iloc[0]

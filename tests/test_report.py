@@ -21,6 +21,9 @@ MACHINE = {"cpu_model": "Test CPU @ 2.0GHz", "ncpu": 2, "memory_bytes": 2**32,
            "filesystem": {"mount_point": "/", "fstype": "ext4", "options": "rw"}}
 
 
+TABLE_FILE = {"rocksdb": "000001.sst", "lmdb": "data.mdb", "sqlite": "engbench.sqlite"}
+
+
 def _patch_json(path: Path, fn):
     doc = json.loads(path.read_text())
     fn(doc)
@@ -54,6 +57,8 @@ def make_engine_run(root, engine, factor=1.0, lat=1, allocated=3 * 2**28, seed=7
         t.update(items=items, requests=round(256 * factor), logical_bytes_written=items * 1024)
         s["logical_bytes_stored"] = items * 1024
         s["disk"]["allocated_bytes"] = allocated
+        # all of it in one table file of the engine's (no log: space = allocated here; normalize.sizes)
+        s["disk"]["files"] = [{"path": TABLE_FILE.get(engine, "coll.wt"), "allocated_bytes": allocated}]
 
     _patch_json(d / "manifest.json", man)
     _patch_json(d / "driver" / "summary.json", summ)

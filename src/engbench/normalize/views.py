@@ -10,7 +10,7 @@ from ..registry import units
 # (printed header, runs column) per table kind
 # (the source documents' iibench tables: per insert, per 200k inserts; and per request of `batch`)
 PER_INSERT = [("ips", "q"), ("wKB/i", "wkb_per_op"), ("Mcpu/i", "mcpu_per_op"),
-              ("size", "size_gb"), ("rss", "rss_gb")]
+              ("size", "table_gb"), ("rss", "rss_gb")]  # size: data + index (not the log)
 PER_200K = [("vm.cs", "cs_per_200k"), ("vm.us+sy", "mcpu_per_op"),
             ("io.kBw", "wkb_per_200k"), ("io.kBr", "rkb_per_200k"), ("io.r", "r_per_200k")]
 PER_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
@@ -19,10 +19,10 @@ PER_BATCH = [("vm.cs", "cs_per_batch"), ("vm.us+sy", "mcpu_per_op"),
 
 def per_op_columns(unit: units.Unit) -> list:
     """The per-transaction table's columns for ``unit``: rate (tps, rps), r/x, rKB/x, wKB/x,
-    Mcpu/x with x the unit's short name (t, req), size, rss."""
+    Mcpu/x with x the unit's short name (t, req), size (data + index: table_gb), rss."""
     s = unit.short
     return [(unit.rate, "q"), (f"r/{s}", "r_per_op"), (f"rKB/{s}", "rkb_per_op"),
-            (f"wKB/{s}", "wkb_per_op"), (f"Mcpu/{s}", "mcpu_per_op"), ("size", "size_gb"),
+            (f"wKB/{s}", "wkb_per_op"), (f"Mcpu/{s}", "mcpu_per_op"), ("size", "table_gb"),
             ("rss", "rss_gb")]
 
 

@@ -171,7 +171,10 @@ TABLES = {
         *_iostat_rates(), _c("cs_per_s", "switches/s", "host", "seconds", "mean vmstat cs"),
         _c("us_sy", "%", "host", "", "mean vmstat us+sy"),
         *_per_op("op"), *_per_op("200k"), *_per_op("batch"),
-        _c("size_gb", "GiB", "du", "", "allocated bytes of the data directory / 2^30"),
+        _c("size_gb", "GiB", "du", "", "allocated bytes of the data directory / 2^30: every file, the log "
+           "included (not a space figure: table_gb is)"),
+        _c("table_gb", "GiB", "du", "", "table_bytes / 2^30: the data + index files, the size the paper's tables "
+           "show (the log and the engine's bookkeeping files are not in it: log_bytes, meta_bytes)"),
         _c("size_apparent_gb", "GiB", "du", "", "apparent bytes / 2^30"),
         _c("rss_gb", "GiB", "process", "", "max RSS of the driver process in the window"),
         _c("device_bytes_read", "bytes", "device", "", "iostat rkB/s × 1024 × seconds"),

@@ -34,7 +34,7 @@ RUNS_HEAD = ["run_id", "status", "incomplete", "machine", "engine", "workload", 
              "dkb_per_s", "cs_per_s", "us_sy"]
 LOG_SLOT_COLS = ["log_slot_joins", "log_slot_joins_waited", "log_slot_joins_slept", "log_slot_wait_fraction",
                  "log_slot_yield_us", "log_writes"]  # normalize.workloads.log_slot_figures (WiredTiger)
-RUNS_TAIL = ["size_gb", "size_apparent_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
+RUNS_TAIL = ["size_gb", "size_apparent_gb", "table_gb", "rss_gb", "device_bytes_read", "device_bytes_written",
              "logical_bytes_read", "logical_bytes_written", "logical_bytes_stored",
              *nz.amplification.RUN_COLUMNS, "rate_p50", "rate_p75", "rate_p90", "rate_p95", "rate_p99",
              "documents_inserted", "bytes_per_document", *LOG_SLOT_COLS, *(f"{c}_per_op" for c in dev.CG_COUNTERS),
@@ -149,6 +149,7 @@ def run_rows(c: RunCaptures) -> dict:
     server = bool(man.get("server"))
     row.update(sz.sizes(row["engine"], disk.get("files")))  # space is data + index: the log is beside it
     row.update(nz.amplification.run_amplifications(row, row["table_bytes"], server))
+    row["table_gb"] = nz.gib(row["table_bytes"])  # the size the paper's tables show: data + index
     row["amp_notes"] = "; ".join(filter(None, (
         nz.why_no_ratio("read amp", row["device_bytes_read"], row["logical_bytes_read"],
                         "device bytes read (no iostat sample in the window)", "logical bytes read"),
