@@ -278,3 +278,16 @@ def test_the_new_rule_shapes_by_hand():
     assert rx.per_pair({"x": [2, 9], "y": [1, 3]}, "x", "y") == [2.0, 3.0]
     f = _f("004-test-never-went-to-disk")
     assert f.rule(_made_up(f, {"true": 0.0005, "false": 0.002})).verdict == rules.FAILS
+
+
+def test_caching_memory_comes_from_the_recorded_knobs():
+    """The figure the refusal compares is engbench.run.experiments.caching_memory of the runs table's
+    knob.* and param.* columns: RocksDB's block cache plus its memtables (YCSB: 2 column families x 2
+    x write_buffer_size), not the driver's one-table engine_cache_bytes."""
+    from engbench.findings import fairness
+    run = pd.Series({"engine": "rocksdb", "workload": "ycsb", "engine_cache_bytes": 12.0 * MIB,
+                     "knob.rocksdb.block_cache_size": 8.0 * MIB, "knob.rocksdb.write_buffer_size": 2.0 * MIB})
+    assert fairness.run_caching_memory(run) == 16 * MIB
+    assert fairness.run_caching_memory(pd.Series({"engine": "rocksdb", "engine_cache_bytes": 12.0 * MIB})) == 12 * MIB
+    lmdb = pd.Series({"engine": "lmdb", "workload": "ycsb", "knob.lmdb.map_size": 64.0 * MIB})
+    assert math.isnan(fairness.run_caching_memory(lmdb))

@@ -2,12 +2,13 @@
 
     caching_memory(tables, finding) -> [(experiment, {engine: bytes})]
         the experiments in which the finding compares engines that were given unequal memory for
-        caching. The rule (docs/findings.md): engines compared by one claim get the same caching
-        memory — WiredTiger's cache against RocksDB's block cache plus its memtables (the runs
-        table's engine_cache_bytes, which the driver records from the engine's own knobs) — so a
-        verdict on unequal memory is refused ("not testable") with the figures. An engine that
-        leaves caching to the OS (LMDB: engine_cache_bytes 0) has no cache of its own to equalise
-        and is left out of the comparison of caches.
+        caching. The rule (docs/experiments.md "Equal memory for caching"; docs/findings.md): engines compared by one
+        claim get the same caching memory — WiredTiger's cache against RocksDB's block cache plus its
+        memtables — so a verdict on unequal memory is refused ("not testable") with the figures. Each
+        run's figure is engbench.run.experiments.caching_memory of the knobs and parameters the runs
+        table recorded (knob.*, param.*, workload), or its engine_cache_bytes where those are not
+        recorded. An engine without a cache of its own (LMDB: its cache is the kernel's page cache,
+        under the same memory cap) is left out of the comparison of caches.
 
     decided_without(rule, samples, left_out) -> rules.Verdict | None
         the verdict the configurations inside their gates decide on their own: the rule's verdict
@@ -21,6 +22,7 @@ import itertools
 import math
 
 from ..rulebook import measure, rules
+from ..run import experiments
 
 MAX_TRIES = 4096
 
@@ -39,12 +41,26 @@ def caching_memory(tables: dict, finding) -> list:
         got = {}
         for e in sorted(engines):
             runs = measure.runs_of(tables["runs"], exp, e)
-            vals = {float(v) for v in runs.get("engine_cache_bytes", []) if v == v}
+            vals = {v for v in (run_caching_memory(run) for _, run in runs.iterrows()) if v == v}
             if vals and max(vals) > 0:
                 got[e] = vals
         if len(got) >= 2 and len({v for vs in got.values() for v in vs}) > 1:
             out.append((exp, {e: sorted(vs) for e, vs in got.items()}))
     return out
+
+
+def run_caching_memory(run) -> float:
+    """One run's memory for caching (module docstring), NaN when it has none that is known."""
+    knobs = {k[len("knob."):]: v for k, v in run.items() if k.startswith("knob.") and v == v and v is not None}
+    params = {k[len("param."):]: v for k, v in run.items() if k.startswith("param.") and v == v and v is not None}
+    if knobs and run.get("workload"):
+        try:
+            got = experiments.caching_memory(str(run["engine"]), knobs, str(run["workload"]), params)
+            return float(got) if got is not None else math.nan
+        except ValueError:   # a workload whose column families are not known: the driver's own figure
+            pass
+    v = run.get("engine_cache_bytes")
+    return float(v) if v is not None and v == v else math.nan
 
 
 def memory_text(unequal: list) -> str:

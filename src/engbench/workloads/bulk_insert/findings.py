@@ -97,5 +97,5 @@ FINDINGS = [
             "WiredTiger's modified pages evicted per 200k inserts (after − before)",
             "WiredTiger B-tree, iibench, the small cache against the large", (), _EVW,
             lambda s: rules.greater(s, _EVW[0].label, _EVW[1].label),
-            "small cache above the large, repetitions apart", "pages / 200k inserts"),
+            "small cache above the large, repetitions apart", "pages / 200k inserts", version=2),
 ]
