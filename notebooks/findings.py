@@ -9,9 +9,11 @@
 # limit makes the engine's data several times larger than the memory it gets).
 #
 # Each claim has a **rule** (in its workload folder's `findings.py`, collected by `engbench.findings.catalog`;
-# the vocabulary in `engbench.rulebook.rules`): a ratio of the means the words imply ("much" is 1.5×,
-# "huge" 2×, "insensitive" within 25 %) *and* every repetition of one side beyond every repetition of the
-# other. Fewer than 3 repetitions is "not testable", and so is a claim about an engine with no
+# the vocabulary in `engbench.rulebook.rules`): the effect the words are about (a ratio of means: "much"
+# is beyond 1.5×, "huge" 2×, "insensitive" within 25 %) and its interval (`engbench.effects`: 95 %, or
+# 90 % for an equivalence such as "insensitive"). The whole interval on the claim's side holds, wholly
+# off it does not hold, anything between is "inconclusive here", with the repetitions that would decide
+# it. Fewer than 3 repetitions is "not testable", and so is a claim about an engine with no
 # stand-in here. The verdict is computed from the processed tables; this notebook only shows it.
 
 # %% tags=["parameters"]
