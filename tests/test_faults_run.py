@@ -382,3 +382,18 @@ def test_a_run_directory_names_no_absolute_path_of_this_machine(scratch, engine)
                 assert path not in json.dumps(json.loads((run_dir / "server" / name).read_text())["server"])
         else:
             assert found == set(), path
+
+
+def test_a_claim_keeps_its_reason_on_a_full_disk(tmp_path):
+    """The claim (housekeeping.Claim) is padded when made, so giving up rewrites bytes it owns: the
+    reason is kept when the work directory's disk is full too; a reason too long is cut, not lost."""
+    from engbench.run.housekeeping import Claim
+    with tmpfs(tmp_path / "w", "1m") as w:
+        run_dir = tmp_path / "raw" / "20260101T000000Z_iibench_null_h"
+        run_dir.mkdir(parents=True)
+        claim = Claim.make(w, run_dir)
+        fill(w)
+        assert claim.give_up("the disk under X is full " + "x" * 20000)
+        doc = Claim.read(claim.path).doc
+        assert doc["reason"].startswith("the disk under X is full") and doc["reason"].endswith("[...]")
+        assert doc["run_dir"] == str(run_dir) and doc["engbench"]["pid"] == os.getpid()

@@ -88,3 +88,24 @@ def test_secrets_from_env():
     assert set(secrets_from_env(env)) == {"mysqlpw", "p%40ss", "p@ss"}
     assert secrets_from_env({}) == []
     assert secrets_from_env({"ENGBENCH_MONGO_URI": "mongodb://h:27017/"}) == []
+
+
+def test_a_manifest_is_written_with_uri_passwords_and_paths_hidden_and_nothing_else(tmp_path, monkeypatch):
+    """rundir.write_manifest is the one door of the manifest: a URI's password (by its form) and this
+    machine's paths become `***` and placeholders; a value equal to the password (`vda`, a device
+    name) is kept. Failed on 7bcc2703: the manifest was written as given."""
+    from engbench import paths
+    from engbench.run import rundir
+    monkeypatch.setenv("ENGBENCH_WORK_DIR", str(tmp_path / "work"))
+    run_dir = tmp_path / "raw" / "20260101T000000Z_iibench_null_h"
+    run_dir.mkdir(parents=True)
+    rundir.write_manifest(run_dir, {
+        "status": "running", "error": "could not reach mongodb://u:vda@h:1/",
+        "command_line": [f"{paths.REPO}/.venv/bin/engbench", "--set", "mongodb.uri=mongodb://u:vda@h:1/?x=1"],
+        "data_dir": str(tmp_path / "work" / run_dir.name), "device": "vda", "elsewhere": f"{paths.REPO}2/x"})
+    m = rundir.read_manifest(run_dir)
+    assert m["command_line"] == ["<repo>/.venv/bin/engbench", "--set", "mongodb.uri=mongodb://u:***@h:1/?x=1"]
+    assert m["error"] == "could not reach mongodb://u:***@h:1/" and m["device"] == "vda"
+    assert m["data_dir"] == f"<work>/{run_dir.name}" and m["elsewhere"] == f"{paths.REPO}2/x"
+    assert str(tmp_path) not in (run_dir / "manifest.json").read_text()
+    assert sorted(p.name for p in run_dir.iterdir()) == ["manifest.json"]

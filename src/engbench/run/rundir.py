@@ -160,11 +160,15 @@ def shown(obj, run_dir: Path | None = None):
 
 def write_manifest(run_dir: Path, manifest: dict) -> None:
     """Atomic replace, so a reader never sees half a manifest; the machine's paths as placeholders
-    (`shown`). A write that fails (a full disk) leaves no manifest.json.tmp behind."""
+    (`shown`) and every URI's password as `***` (servers.redact, by the URI's form only: a value that
+    happens to equal a password is kept). A write that fails (a full disk) leaves no
+    manifest.json.tmp behind."""
+    from .servers.redact import redact
     assert manifest["status"] in STATUSES, manifest["status"]
     tmp = run_dir / (MANIFEST + ".tmp")
     try:
-        tmp.write_text(json.dumps(shown(manifest, run_dir), indent=2, sort_keys=True, default=str) + "\n")
+        text = json.dumps(redact(shown(manifest, run_dir), from_env=False), indent=2, sort_keys=True, default=str)
+        tmp.write_text(text + "\n")
         os.replace(tmp, run_dir / MANIFEST)
     except BaseException:
         tmp.unlink(missing_ok=True)
