@@ -189,6 +189,12 @@ def test_space_after_the_queries_needs_the_sources_requests_per_node(monkeypatch
     assert findings.judge.evaluate(t, _f("000-wt-space-after-query"))["verdict"] == rules.HOLDS
 
 
+def test_no_spike_is_not_refuted_by_a_fall():
+    f = _f("003-lsm-cpu-no-spike")
+    assert f.rule(_made_up(f, {"large": 150.0, "medium": 100.0, "small": 60.0})).verdict == rules.HOLDS
+    assert f.rule(_made_up(f, {"large": 100.0, "medium": 100.0, "small": 200.0})).verdict == rules.FAILS
+
+
 def test_a_size_that_was_not_captured_is_not_tested():
     v = _f("000-similar-space-after-load").rule({})
     assert v.why.startswith("not tested: the size right after the load was not captured")
