@@ -235,11 +235,12 @@ def test_paper_is_deterministic_and_quotes_every_number(processed):
     assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     for f in files:
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
-    assert {"paper.md", "paper.html", "paper.pdf", "references.bib", "numbers.json", "build.json"} <= \
-        {f.name for f in files}
+    assert {"paper.md", "paper.html", "paper.pdf", "supplement.md", "supplement.html", "supplement.pdf",
+            "references.bib", "numbers.json", "build.json"} <= {f.name for f in files}
     assert any(f.suffix == ".svg" for f in files) and any(f.suffix == ".png" for f in files)
-    md = (a / "paper.md").read_text()
-    text = html.read_text()
+    md = (a / "paper.md").read_text() + (a / "supplement.md").read_text()
+    assert 'src="figures/' not in html.read_text()  # the paper self-contained too
+    text = (a / "supplement.html").read_text()
     numbers = json.loads((a / "numbers.json").read_text())
     assert numbers["runs"] == "3" and numbers[next(k for k in numbers if k.endswith(".q.max"))] == "52429"
     for name, value in numbers.items():
@@ -324,10 +325,14 @@ def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path)
     assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     for f in files:
         assert (a / f).read_bytes() == (b / f).read_bytes(), f
-    md = (a / "paper.md").read_text()
+    paper_md, md = (a / "paper.md").read_text(), (a / "supplement.md").read_text()
     heads = [re.sub(r" \{#[^}]+\}$", "", line) for line in md.splitlines() if line.startswith("## ")]
     assert heads == ["## Numbers the source documents print, checked", "## What is compared", "## iibench",
                      "## sysbench-update", "## Device", "## Methods"]
+    heads = [re.sub(r" \{#[^}]+\}$", "", line) for line in paper_md.splitlines() if line.startswith("## ")]
+    assert heads[:2] == ["## Introduction", "## Method"] and heads[-3:] == [
+        "## Published numbers checked", "## Threats to validity", "## Conclusion"]
+    assert [h[3:6] for h in heads[2:-3]] == ["000", "001", "002", "003", "004"]  # one per source document
     # the published checks are shown whatever runs there are: every flag, every sentence not holding
     assert (a / "tables" / "published_checks.flags.csv").is_file() and "ratio_index" in md
     assert "001-08: “I tested these configurations:”" in md
@@ -339,7 +344,7 @@ def test_paper_has_a_section_per_workload_present_and_is_deterministic(tmp_path)
     assert any(f.name.endswith(".r_per_t.csv") for f in files)
     numbers = json.loads((a / "numbers.json").read_text())
     for name, value in numbers.items():
-        assert value in md, name
+        assert value in md + paper_md, name
     key = next(k for k in numbers if ".steps.c2.tps.rocksdb" in k)
     assert numbers[key] == "2000" and "updates per second: wiredtiger 1000, rocksdb 2000" in md
     # methods: every parameter of the experiment with the driver's default beside it
@@ -391,9 +396,10 @@ def test_paper_is_a_manuscript(processed):
     """Front matter from the data (not the build's clock), every table and figure labelled and
     numbered, cross-references from the text, a reference list; the PDF and the HTML say so."""
     from engbench.report import citation, manuscript
-    html = _build(processed, "m")
-    build = html.parent
-    md = (build / "paper.md").read_text()
+    _build(processed, "m")
+    build = processed / "m" / "build"
+    html = build / "supplement.html"   # the paper's own sections: test_paper_sections.py
+    md = (build / "supplement.md").read_text()
     front = md.split("---\n")[1]
     # the newest run's end (make_engine_run: 2026-11-21T05:45:44Z), the commit it recorded
     assert 'date: \'2026-11-21\'' in front and "data-commit: 0123456789ab\n" in front
@@ -403,9 +409,11 @@ def test_paper_is_a_manuscript(processed):
     assert "author:\n" + "".join(f"- {a}\n" for a in authors) in front and "bibliography: references.bib" in front
     # every table the build wrote has its numbered caption and label in paper.md, every figure too
     tables = sorted(p.name[:-4] for p in (build / "tables").glob("*.csv"))
-    labels = re.findall(r"\{#(tab-[^}]+)\}", md)
+    both = md + (build / "paper.md").read_text()
+    labels = re.findall(r"\{#(tab-[^}]+)\}", both)
     assert {f"tab-{re.sub(r'[^A-Za-z0-9_-]+', '-', t)}" for t in tables} <= set(labels)
-    assert len(re.findall(r"\{#fig-", md)) == len(list((build / "figures").glob("*.svg"))) > 0
+    figs = {f.stem for f in (build / "figures").glob("*.svg")}
+    assert figs and {f"fig-{re.sub(r'[^A-Za-z0-9_-]+', '-', f)}" for f in figs} <= set(re.findall(r"\{#(fig-[^}]+)\}", both))
     # the text refers to them: the experiment's tables, charts, per-insert and RUM tables, Methods
     key = next(t for t in tables if t.endswith(".per_insert")).split(".")[0]
     assert f"Its numbers are in [@tab-{key}-per_insert] to " in md and ", its charts in [@fig-" in md
@@ -421,8 +429,8 @@ def test_paper_is_a_manuscript(processed):
     assert {"wiredtiger", "rocksdb", "lmdb", "sqlite", "iibench", "linkbench"} <= cites <= keys
     assert "version = {1.0}" in bib   # the engine version the test manifests recorded
     # typeset: numbered captions and the reference list in the PDF and in the HTML
-    text = " ".join(manuscript.pdf_text(build / "paper.pdf").split())
-    assert manuscript.pdf_pages(build / "paper.pdf") > 1
+    text = " ".join(manuscript.pdf_text(build / "supplement.pdf").split())
+    assert manuscript.pdf_pages(build / "supplement.pdf") > 1
     assert "Table 1:" in text and "Figure 1:" in text and "References" in text
     assert re.search(r"Its numbers are in Table \d+ to Table \d+, its charts in Figure 1 to Figure \d+", text)
     page = html.read_text()

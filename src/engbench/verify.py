@@ -13,8 +13,8 @@ verify(raw_dir, paper_dir):
      Every table the report writes is compared, the workload-specific ones (sysbench steps,
      linkbench query/load, bulk-insert, cache-pollution; from the processed tables steps, loads,
      cache_pollution, engine_stats) as much as the per-operation ones.
-     paper.pdf and paper.html are typeset from paper.md (engbench.report.manuscript): they must be
-     the ones the recomputed paper.md gives, which is checked by what they say, not by the
+     paper.pdf and paper.html are typeset from paper.md, supplement.pdf and supplement.html from
+     supplement.md (engbench.report.manuscript): they must be the ones the recomputed .md gives, which is checked by what they say, not by the
      renderer's bytes: the PDF's page count and the text pdftotext extracts from each page
      (manuscript.same_pdf), the HTML's text and images (manuscript.same_html).
 
@@ -59,7 +59,8 @@ class Result:
 
 
 # the typeset files: compared by what they say (module docstring, 3.)
-TYPESET = {"paper.pdf": manuscript.same_pdf, "paper.html": manuscript.same_html}
+TYPESET = {f"{stem}.{ext}": same for stem in ("paper", "supplement")  # the paper and its supplement
+           for ext, same in (("pdf", manuscript.same_pdf), ("html", manuscript.same_html))}
 
 
 def _tree(root: Path) -> dict:
@@ -109,7 +110,7 @@ def compare(committed: Path, rebuilt: Path, ignore_png=False, result: Result | N
         elif name in TYPESET:
             why = TYPESET[name](ca[name], cb[name])
             if why:
-                res.files.append(f"{name}: not the one the recomputed paper.md gives: {why}")
+                res.files.append(f"{name}: not the one the recomputed {name.split('.')[0]}.md gives: {why}")
         elif name.startswith("tables/") and name.endswith(".csv"):
             res.numbers += _table_diff(name, ca[name], cb[name])
         else:

@@ -112,15 +112,20 @@ def _canon(params: dict) -> str:
 
 
 def config_labels(runs: pd.DataFrame) -> pd.Series:
-    """Row label per run: the engine, plus the knobs that differ between that engine's runs."""
+    """Row label per run: the engine when all its runs share their knobs, else its role
+    (engbench.report.roles.label: "WT B-tree, small cache (16 MiB = 0.29× index), direct IO"), one
+    label per distinct set of knobs. Every knob column an engine's runs set counts, whatever its
+    prefix: WiredTiger's LSM sets knob.wiredtiger.* (its cache sizes were one row before)."""
+    from .roles import label
     labels = runs["engine"].astype(str).copy()
     for engine, grp in runs.groupby("engine", sort=True):
-        cols = [c for c in _knob_cols(grp) if c.startswith(f"knob.{engine}.")]
+        cols = [c for c in _knob_cols(grp) if grp[c].notna().any()]
         varying = [c for c in cols if grp[c].map(lambda v: _canon(_plain(v))).nunique() > 1]
         if varying:
-            for i, row in grp.iterrows():
-                kv = " ".join(f"{c.split('.', 2)[2]}={_plain(row[c])}" for c in varying)
-                labels.at[i] = f"{engine} ({kv})"
+            keys = grp[varying].apply(lambda r: _canon([_plain(v) for v in r]), axis=1)
+            names = label(engine, grp, varying, keys)
+            for i in grp.index:
+                labels.at[i] = names[keys.at[i]]
     return labels
 
 

@@ -1,4 +1,5 @@
-"""paper.md → paper.pdf and paper.html: the manuscript step of `engbench report`.
+"""paper.md → paper.pdf and paper.html (and supplement.md → supplement.pdf and .html): the
+manuscript step of `engbench report`.
 
   paper.md --pandoc (Markdown → Typst, with paper/template.typst)--> Typst source (kept in memory)
            --Typst--> paper.pdf and paper.html
@@ -109,14 +110,15 @@ def compile_typst(typ: str, root: Path) -> tuple[bytes, bytes, list[str]]:
     return pdf, html, sorted({w.message for w in list(w1) + list(w2)})
 
 
-def render(build_dir: Path, paper_dir=None) -> tuple[Path, Path]:
-    """<build_dir>/paper.md → <build_dir>/paper.pdf and paper.html; returns their paths."""
+def render(build_dir: Path, paper_dir=None, stem: str = "paper") -> tuple[Path, Path]:
+    """<build_dir>/<stem>.md → <build_dir>/<stem>.pdf and <stem>.html (stem "paper" or
+    "supplement": the two documents share figures/ and references.bib); returns their paths."""
     build_dir = Path(build_dir)
-    typ = to_typst((build_dir / "paper.md").read_text(), template_path(paper_dir))
+    typ = to_typst((build_dir / f"{stem}.md").read_text(), template_path(paper_dir))
     pdf, html, _ = compile_typst(typ, build_dir)
-    (build_dir / "paper.pdf").write_bytes(pdf)
-    (build_dir / "paper.html").write_bytes(html)
-    return build_dir / "paper.pdf", build_dir / "paper.html"
+    (build_dir / f"{stem}.pdf").write_bytes(pdf)
+    (build_dir / f"{stem}.html").write_bytes(html)
+    return build_dir / f"{stem}.pdf", build_dir / f"{stem}.html"
 
 
 # --- comparing two renderings (engbench verify) -------------------------------------------------

@@ -7,12 +7,15 @@ from __future__ import annotations
 import inspect
 import json
 
+import pandas as pd
+
 from .. import normalize as nz
 from .. import registry
 from .. import tables
 from ..normalize import device as dev
 from ..normalize import sizes
 from ..normalize import workloads as wl
+from .comparison_tables import Table
 from .data import decoded, param_defaults
 
 
@@ -147,6 +150,34 @@ def run_rows(exps, manifests) -> list[dict]:
                          "knobs": ", ".join(f"{k}={v}" for k, v in sorted(knobs.items())) or "defaults",
                          "warnings": w if isinstance(w := getattr(r, "warnings", None), str) and w else "—"})
     return rows
+
+
+RUNS_SHOWN = ["experiment", "configuration", "run", "seed", "started (UTC)", "warnings"]
+
+
+class RunsTable(Table):
+    """The run list: the page shows RUNS_SHOWN, its CSV every column (knobs, machine, limits too)."""
+
+    def __init__(self, full: pd.DataFrame):
+        super().__init__("runs", "Runs", "Experiment, configuration, run directory, seed, start and warnings of "
+                         "every run; each configuration's knobs are in its experiment's configuration table, "
+                         "every run's knobs, machine and limits in tables/runs.csv.",
+                         full[RUNS_SHOWN].reset_index(drop=True), pd.DataFrame(), left=3)
+        self.full = full
+
+    def csv(self) -> str:
+        return self.full.to_csv(index=False, lineterminator="\n")
+
+
+def runs_table(exps, manifests) -> RunsTable:
+    """run_rows as a table that fits the page (the knobs summarised by configuration), the full list in
+    its CSV."""
+    rows = run_rows(exps, manifests)
+    full = pd.DataFrame([{"experiment": r["experiment"], "configuration": r["engine"], "run": r["run_id"],
+                          "seed": str(r["seed"]), "started (UTC)": str(r["started"])[:16].replace("T", " "), "warnings": r["warnings"],
+                          "machine": r["machine"], "run limits": r["limits"], "knobs": r["knobs"]} for r in rows],
+                        columns=RUNS_SHOWN + ["machine", "run limits", "knobs"])
+    return RunsTable(full)
 
 
 def formulas() -> list[tuple[str, str]]:

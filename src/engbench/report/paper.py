@@ -28,16 +28,19 @@ import shutil
 from pathlib import Path
 
 import jinja2
+import pandas as pd
 
 from .. import paths, verdicts
 from .. import registry
 from ..published.check import default_published_dir
 from ..tables.processed import OPTIONAL, TABLES, load_processed
-from . import charts, citation, comparison_tables, data, device, findings, manuscript, methods
+from . import charts, citation, comparison_tables, data, device, findings, front, manuscript, methods
+from . import sources
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
 
 TEMPLATE = "paper.md.j2"
+SUPPLEMENT = "supplement.md.j2"  # the supplement, beside the paper's template
 SETTINGS = "build.json"  # how the build was made (baseline, png), so `engbench verify` can redo it
 DEFAULT_BASELINE = "wiredtiger"
 
@@ -257,6 +260,13 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
             if chart is not None:
                 charts.save(chart, build_dir / "figures" / stem, png=png)
                 s["figures"].append((caption, f"figures/{stem}.svg"))
+    nums.update(front.numbers(fnd_frame))
+    pub_dir = default_published_dir()
+    scaling = front.scaling_table(runs, pd.read_csv(pub_dir / "numbers_in_text.csv", dtype=str), pub_dir)
+    source_secs = sources.sections(fnd_frame, pub_dir, proc)
+    for t in [scaling] + [x for s in source_secs for x in [s["claims"], *s["tables"]] if x is not None]:
+        write_table(t, build_dir / "tables")
+        tabs.append(t)
     settings = {"baseline": baseline, "png": png, "processed_tables": list(TABLES + OPTIONAL)}
     (build_dir / SETTINGS).write_text(json.dumps(settings, indent=1, sort_keys=True) + "\n")
     (build_dir / "numbers.json").write_text(json.dumps(nums, indent=1, sort_keys=True) + "\n")
@@ -265,16 +275,49 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     (build_dir / citation.BIB).write_text(citation.bibliography(default_published_dir(), tpl_path.parent,
                                                                 manifests))
     by_exp = {e.key: [t for t in tabs if t.name.startswith(e.key + ".")] for e in exps}
-    text = _environment(tpl_path.parent).get_template(tpl_path.name).render(
+    runs_tab = methods.runs_table(exps, manifests)
+    write_table(runs_tab, build_dir / "tables")
+    context = dict(
         front_matter=citation.front_matter(citation.front(manifests)), refs=experiment_refs(exps, by_exp, figs),
         N=nums, who=_names(exps), exps=exps, tables=by_exp, figures=figs, machine=machine,
         sections=secs, text=sentences, notes=notes, exp_methods=methods.experiment_rows(exps, manifests),
-        baseline=baseline, facts=methods.facts(manifests, runs), run_rows=methods.run_rows(exps, manifests),
+        baseline=baseline, facts=methods.facts(manifests, runs), runs_table=runs_tab,
         formulas=methods.formulas(), processing=methods.processing_notes(), devices=dev_table,
         findings=fnd_items, findings_table=fnd_table, findings_history=fnd_extra.get("findings.history"),
         claims_inventory=fnd_extra.get("findings.inventory"), published_flags=pub_tables[0],
         published_claims=pub_tables[1],
-        n_manifests=len(manifests), isfinite=math.isfinite)
-    text = re.sub(r"\n{3,}", "\n\n", text)
-    (build_dir / "paper.md").write_text(text)
-    return manuscript.render(build_dir, tpl_path.parent)[1]
+        n_manifests=len(manifests), isfinite=math.isfinite,
+        verdict_sentence=front.verdict_sentence(fnd_frame), headlines=front.headlines(fnd_frame),
+        scaling=scaling, source_sections=source_secs, engines=engines_sentence(manifests, runs))
+    env = _environment(tpl_path.parent)
+    for stem, tpl in documents(tpl_path):
+        text = re.sub(r"\n{3,}", "\n\n", env.get_template(tpl.name).render(**context))
+        (build_dir / f"{stem}.md").write_text(text)
+        manuscript.render(build_dir, tpl_path.parent, stem=stem)
+    return build_dir / "paper.html"
+
+
+def engines_sentence(manifests: dict, runs) -> str:
+    """"WiredTiger 11.3.1 (B-tree and LSM), RocksDB 9.x (LSM), …": each engine of the runs with its
+    family (theme.FAMILY) and the library versions the manifests recorded."""
+    from .theme import family
+    out = []
+    for engine in [e for e in ENGINE_ORDER if e in set(runs["engine"])] + sorted(set(runs["engine"]) - set(ENGINE_ORDER)):
+        ids = runs.loc[runs["engine"] == engine, "run_id"]
+        vers = sorted({f"{(manifests.get(r) or {}).get('software', {}).get('engine_library') or engine} "
+                       f"{(manifests.get(r) or {}).get('software', {}).get('engine_version') or ''}".strip() for r in ids})
+        out.append(f"{engine} ({family(engine)}: {', '.join(vers)})")
+    return "The engines: " + "; ".join(out)
+
+
+def documents(tpl_path: Path) -> list[tuple[str, Path]]:
+    """(stem, template) of each document: the paper ("paper", tpl_path) and, when the folder has one,
+    its supplement ("supplement", <folder>/supplement.md.j2)."""
+    out = [("paper", tpl_path)]
+    supp = tpl_path.parent / SUPPLEMENT
+    return out + ([("supplement", supp)] if supp.is_file() else [])
+
+
+def write_table(t, tables_dir: Path) -> None:
+    for ext, body in (("md", t.markdown()), ("html", t.html()), ("csv", t.csv())):
+        (tables_dir / f"{t.name}.{ext}").write_text(body)

@@ -1,6 +1,7 @@
 """The one look of every engbench chart: registered as the altair theme "engbench" (enabled when
 engbench.report.charts is imported), plus a fixed color per engine so that an engine keeps its
-color across every figure of the paper (B-tree engines blue, LSM engines orange/red, mmap green)."""
+colour across every figure of the paper (B-tree engines blue, LSM engines orange/vermillion, mmap
+green: Okabe and Ito's colour-blind-safe palette)."""
 
 import altair as alt
 
@@ -8,11 +9,23 @@ FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 FAMILY = {"wiredtiger": "B-tree", "sqlite": "B-tree", "innodb": "B-tree", "mariadb-innodb": "B-tree",
           "wiredtiger-lsm": "LSM", "rocksdb": "LSM", "myrocks": "LSM", "mariadb-myrocks": "LSM",
           "lmdb": "mmap B+tree", "mmapv1": "mmap", "null": "none"}
-COLORS = {"wiredtiger": "#1f5fa8", "sqlite": "#6aaed6", "innodb": "#08306b",
-          "mariadb-innodb": "#08306b", "wiredtiger-lsm": "#f28e2b", "rocksdb": "#c9392b",
-          "myrocks": "#8c2d04", "mariadb-myrocks": "#8c2d04", "lmdb": "#2f9e44", "mmapv1": "#74c476",
-          "null": "#999999"}
-FALLBACK = ["#7b4fa3", "#b07aa1", "#9c755f", "#e15759", "#76b7b2", "#edc948", "#555555"]
+# Okabe and Ito's colour-blind-safe palette: one hue per engine, the same in every figure; B-trees
+# blue, LSM engines orange/vermillion, mmap green, servers in the remaining hues
+COLORS = {"wiredtiger": "#0072B2", "sqlite": "#56B4E9", "innodb": "#56B4E9", "mariadb-innodb": "#56B4E9",
+          "wiredtiger-lsm": "#E69F00", "rocksdb": "#D55E00", "myrocks": "#CC79A7", "mariadb-myrocks": "#CC79A7",
+          "lmdb": "#009E73", "mmapv1": "#009E73", "mongodb": "#F0E442", "null": "#999999"}
+FALLBACK = ["#CC79A7", "#000000", "#999999", "#F0E442"]
+
+
+def shade(color: str, k: int, n: int) -> str:
+    """The k-th of n shades of one engine's colour (its configurations: several caches of one engine
+    keep the engine's hue): k = 0 the colour itself, then darker and lighter in turn."""
+    if n <= 1 or k == 0:
+        return color
+    r, g, b = (int(color[i:i + 2], 16) for i in (1, 3, 5))
+    step = (k + 1) // 2 / ((n + 1) // 2 + 0.5)
+    mix = (lambda c: c * (1 - step)) if k % 2 else (lambda c: c + (255 - c) * step)
+    return "#" + "".join(f"{int(round(mix(c))):02x}" for c in (r, g, b))
 
 
 @alt.theme.register("engbench", enable=True)
@@ -35,17 +48,18 @@ def engbench_theme() -> alt.theme.ThemeConfig:
 
 
 def engine_scale(labels) -> alt.Scale:
-    """A color scale whose domain is the row labels (engine, or "engine (knob=…)") in order and
-    whose colors are the engine's fixed color (the first label of an engine) or a fallback."""
+    """A colour scale whose domain is the row labels (engine, its role name, or "engine (knob=…)")
+    in order: every label of one engine in that engine's hue (shade: its first label the colour
+    itself), an engine without a colour of its own a fallback hue."""
+    from .roles import engine_of
     labels = list(dict.fromkeys(labels))
-    used, rng, spare = set(), [], iter(FALLBACK * 4)
-    for lab in labels:
-        engine = lab.split(" (")[0]
-        color = COLORS.get(engine)
-        if color is None or color in used:
-            color = next(spare)
-        used.add(color)
-        rng.append(color)
+    engines = [engine_of(lab) for lab in labels]
+    spare, extra = iter(FALLBACK * 4), {}
+    rng = []
+    for lab, engine in zip(labels, engines):
+        mine = [x for x, e in zip(labels, engines) if e == engine]
+        base = COLORS.get(engine) or extra.setdefault(engine, next(spare))
+        rng.append(shade(base, mine.index(lab), len(mine)))
     return alt.Scale(domain=labels, range=rng)
 
 

@@ -1,0 +1,62 @@
+"""The paper's sections 3-7, one per source document (data/published/sources.csv): the document's own
+table in its shape and units with the rows measured here beside the published ones
+(engbench.report.published_vs), one or two charts, and the document's claims as a compact table
+(claim, the document's words, verdict, effect: the findings frame, engbench.findings).
+
+The effect column is the rule's measured ratio and its interval (the findings' effect, low and high
+columns, engbench.effects) when the findings frame has them, else the values the finding quotes."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from .. import citation
+from .comparison_tables import Table
+from . import published_vs
+from .front import effect_text, verdict_sentence
+
+CLAIM_HEADERS = ["claim", "the document's words", "verdict", "effect (interval)"]
+WORDS_CHARS = 150  # a longer quotation is cut at a word, with an ellipsis (the supplement has it whole)
+
+
+def _cut(text: str, n: int = WORDS_CHARS) -> str:
+    text = " ".join(str(text).split())
+    if len(text) <= n:
+        return text
+    return text[:n].rsplit(" ", 1)[0] + " …"
+
+
+def claims_table(frame: pd.DataFrame, doc: str) -> Table | None:
+    """One row per finding of source document `doc` ("003"): id, words, verdict, effect."""
+    f = frame[frame["source"].astype(str).str.startswith(doc)]
+    if f.empty:
+        return None
+    has_effect = "effect" in f
+    eff = [effect_text(r.get("effect"), r.get("low"), r.get("high")) if has_effect else _cut(r["measured"], 60)
+           for r in f.to_dict("records")]
+    printed = pd.DataFrame({"claim": f["id"].str[4:], "the document's words": ["“" + _cut(w) + "”" for w in f["words"]],
+                            "verdict": f["verdict"], "effect (interval)": eff}, columns=CLAIM_HEADERS)
+    return Table(f"paper.claims.{doc}", f"Source {doc}: its claims, measured here",
+                 f"{len(f)} claims ({verdict_sentence(f)}). Effect: the ratio the claim's rule compares "
+                 "(its threshold in the supplement), mean over mean, with its 95 % interval (Fieller, "
+                 "engbench.effects); each claim's gates, values and rule are in the supplement's Findings.",
+                 printed.reset_index(drop=True), pd.DataFrame(), left=3)
+
+
+def documents(published_dir) -> list[dict]:
+    """seed ("000"), title, author, date, url of each source document, in seed order."""
+    return sorted(({"seed": d["seed"], "title": d["title"], "author": d["author"], "date": d["date"],
+                    "url": d["url"]} for d in citation.documents(published_dir)), key=lambda d: d["seed"])
+
+
+def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None) -> list[dict]:
+    """One dict per source document: seed, title, date, key (its citation), claims (Table | None),
+    counts (verdict sentence), tables (its own tables, published beside here: published_vs)."""
+    out = []
+    for d in documents(published_dir):
+        f = frame[frame["source"].astype(str).str.startswith(d["seed"])]
+        out.append({**d, "key": f"source-{d['seed']}", "claims": claims_table(frame, d["seed"]),
+                    "verdicts": verdict_sentence(f) if len(f) else "none", "n_claims": len(f),
+                    "tables": published_vs.tables(d["seed"], proc, published_dir) if proc else [],
+                    "figures": []})
+    return out
