@@ -25,7 +25,7 @@ from engbench import paths
 PYPROJECT = paths.REPO / "pyproject.toml"
 # what a clean install must not pull into the runtime: test, lab and workflow tools (the extras')
 NOT_RUNTIME = {"pytest", "pytest-xdist", "nbval", "jupyterlab", "import-linter", "selenium", "snakemake",
-               "snakemake-executor-plugin-slurm", "frictionless", "execnet"}
+               "snakemake-executor-plugin-slurm", "fastparquet", "execnet"}
 
 
 def _name(requirement: str) -> str:
@@ -79,7 +79,7 @@ def test_runtime_dependencies_are_ranges_the_lock_satisfies_and_tools_are_extras
     extras = p["optional-dependencies"]
     assert {"lab", "test", "workflow"} <= set(extras)
     assert {"jupyterlab"} <= {_name(x) for x in extras["lab"]}
-    assert {"pytest", "nbval", "pytest-xdist", "import-linter", "frictionless"} <= {_name(x) for x in extras["test"]}
+    assert {"pytest", "nbval", "pytest-xdist", "import-linter", "fastparquet"} <= {_name(x) for x in extras["test"]}
     assert {"snakemake", "snakemake-executor-plugin-slurm"} <= {_name(x) for x in extras["workflow"]}
     for extra, reqs in extras.items():
         for r in map(Requirement, reqs):

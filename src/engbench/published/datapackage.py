@@ -7,7 +7,10 @@ its `printed_header` the header the document printed, `engbench:printed_header`;
 gives no definition, a label such as 001's product, says so), and whose
 resource carries what `sources.csv` says of it: the section heading as title, the units and
 definitions as the document states them, the test conditions (hardware, versions, data size,
-cache, clients) and the source document (`sources`: title, author, date, URL). The CSVs that
+cache, clients) and the source document (`sources`: title, author, date, URL). The package's
+`sources` are the five documents (engbench.citation.documents), and its `licenses` say that the
+quoted content remains its authors' (LicenseRef-engbench-quoted, LICENSES/ and REUSE.toml at the
+repository's root) while what engbench added around it is CC-BY-4.0. The CSVs that
 describe the others (sources, columns, numbers_in_text, claims_in_text, claims_inventory) take
 their fields' descriptions from META below, which repeats data/published/README.md.
 
@@ -22,9 +25,15 @@ import csv
 import sys
 from pathlib import Path
 
+from .. import citation
 from ..tables import datapackage as dp
 from .check import default_published_dir
 
+LICENSES = [{"name": "LicenseRef-engbench-quoted",
+             "title": "Quoted from the source documents (sources): their content remains their authors', cited, "
+                      "not relicensed (LICENSES/LicenseRef-engbench-quoted.txt of the repository)"},
+            {**dp.LICENSE_DATA, "title": "Creative Commons Attribution 4.0: what engbench added around the "
+                                         "quotations (structure, column names, units, definitions, notes)"}]
 _SOURCE = "the source document's file (the seed file it was transcribed from)"
 META = {
     "sources.csv": ("one row per published table: where it is printed, its units and test conditions, its document", {
@@ -116,7 +125,10 @@ def published_package(folder=None) -> dict:
                       "Every numeric table of the five source documents typed out as tidy CSV (values exactly "
                       "as printed: a value printed with d decimals stands for x ± 0.5·10^-d), with the claims "
                       "and numbers of their prose; README.md says how. The tables remain their authors'.",
-                      resources)
+                      resources, licenses=LICENSES,
+                      sources=[{"title": d["title"], "path": d["url"], "engbench:author": d["author"],
+                                "engbench:date": d["date"], "engbench:site": d["site"],
+                                "engbench:seed_file": d["seed_file"]} for d in citation.documents(folder)])
 
 
 def write(folder=None) -> Path:

@@ -152,20 +152,28 @@ TABLES = {
         RUN_ID, _c("status", "", "manifest", "", "ok, failed, interrupted, running or abandoned"),
         _c("incomplete", "bool", "manifest", "", "status is not ok (rows kept with --include-incomplete)"),
         _c("machine", "", "manifest", "", "importer.machine_key of the hardware"),
-        _c("engine", "", "manifest", "", "the engine (target) the run measured: wiredtiger, wiredtiger-lsm, rocksdb, lmdb, sqlite, null, or a server"), _c("workload", "", "manifest", "", "the workload the run ran (iibench, linkbench, sysbench-update, bulk-insert, cache-pollution, ycsb, ...)"),
+        _c("engine", "", "manifest", "", "the engine (target) the run measured: wiredtiger, wiredtiger-lsm, "
+           "rocksdb, lmdb, sqlite, null, or a server"),
+        _c("workload", "", "manifest", "", "the workload the run ran (iibench, linkbench, sysbench-update, "
+           "bulk-insert, cache-pollution, ycsb, ...)"),
         _c("experiment", "", "manifest", "", "the params file's description"),
         _c("trial", "", "workflow", "", "the workflow trial key (<file stem>.<engine>.r<n>); a trial: one "
            "experiment file × engine × repetition, realized by one run"),
-        _c("repetition", "", "workflow", "", "the trial's repetition"), _c("seed", "", "manifest", "", "the seed of the workload's random operation stream"),
-        _c("ncpu", "CPUs", "manifest", "", "CPUs of the machine the run was measured on"), _c("device", "", "manifest", "", "the data device iostat rows are taken from"),
+        _c("repetition", "", "workflow", "", "the trial's repetition"),
+        _c("seed", "", "manifest", "", "the seed of the workload's random operation stream"),
+        _c("ncpu", "CPUs", "manifest", "", "CPUs of the machine the run was measured on"),
+        _c("device", "", "manifest", "", "the data device iostat rows are taken from"),
         *LIMITS, _c("limit.reopen_after_load", "bool", "manifest", "", "whether the engine was closed and opened "
                     "again between the load and the measured phase (run.reopen_after_load)"),
         _c("window_start_unix_s", "s", "driver", "", "start of the measured client window"),
         _c("window_end_unix_s", "s", "driver", "", "end of the measured client window"),
-        _c("seconds", "s", "driver", "", "measured seconds"), _c("op_unit", "", "driver", "", "what one operation is"),
+        _c("seconds", "s", "driver", "", "measured seconds"),
+        _c("op_unit", "", "driver", "", "what one operation is"),
         _c("ops", "operations", "driver", "", "operations in the window"),
         _c("q", "operations/s", "driver", "seconds", "ops ÷ seconds (ips, tps)"),
-        _c("requests", "requests", "driver", "", "requests (driver calls, batches) in the measured window"), _c("items", "items", "driver", "", "items (documents, rows, links) those requests carried"), *WINDOW,
+        _c("requests", "requests", "driver", "", "requests (driver calls, batches) in the measured window"),
+        _c("items", "items", "driver", "", "items (documents, rows, links) those requests carried"),
+        *WINDOW,
         _c("warnings", "", "driver", "", "the driver's, the capture's and the run's warnings, '; '-joined"),
         _c("amp_notes", "", "derived", "", "why an amplification is NA"),
         *_iostat_rates(), _c("cs_per_s", "switches/s", "host", "seconds", "mean vmstat cs"),
@@ -185,43 +193,73 @@ TABLES = {
         *AMPS,
         *[_c(f"rate_p{p}", "operations/s", "driver", "seconds", f"p{p} of the per-interval rates (descending)")
           for p in (50, 75, 90, 95, 99)],
-        _c("documents_inserted", "documents", "driver", "", "documents the run inserted in all (bulk-insert, iibench)"),
+        _c("documents_inserted", "documents", "driver", "", "documents the run inserted in all (bulk-insert, "
+           "iibench)"),
         _c("bytes_per_document", "bytes", "du", "documents inserted", "bulk-insert: allocated bytes ÷ documents"),
         *_cg(), _c("clients", "clients", "manifest", "", "client threads (sysbench: the largest step)"),
         _c("cal_run_id", "", "fio", "", "the calibration run the run is compared with"), *CAL,
         _c("read_mb_use", "fraction", "derived", "calibrated sequential read MB/s", "iostat MB/s read ÷ calibrated"),
-        _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ calibrated"),
+        _c("write_mb_use", "fraction", "derived", "calibrated sequential write MB/s", "iostat MB/s written ÷ "
+           "calibrated"),
         *LOG_SLOTS, *SIZES, *BUSY, *_events()],
-    "latency": [RUN_ID, _c("op", "", "driver", "", "the operation the percentiles are of (the driver's operation name)"), _c("count", "requests", "driver", "", "requests of this op in the run's histogram"),
+    "latency": [RUN_ID,
+                _c("op", "", "driver", "", "the operation the percentiles are of (the driver's operation name)"),
+                _c("count", "requests", "driver", "", "requests of this op in the run's histogram"),
                 *[_c(f"{p}_us", "µs", "driver", "", f"{p} latency (histogram bucket upper bound)")
                   for p in ("p50", "p95", "p99", "p999")],
                 _c("max_us", "µs", "driver", "", "top bucket's upper bound"),
                 _c("max_us_exact", "µs", "driver", "", "max of the intervals' latency_us_max")],
-    "intervals": [RUN_ID, _c("interval", "", "driver", "", "the report interval's number within the run (0 first)"), _c("op", "", "driver", "", "the operation the row counts (the driver's operation name: insert, query, get, ...)"),
-                  _c("t_start_unix_s", "s", "driver", "", "start of the report interval"), _c("t_end_unix_s", "s", "driver", "", "end of the report interval"),
-                  _c("warmup", "bool", "driver", "", "whether the interval was in the warm-up (outside the measured window)"), _c("requests", "requests", "driver", "", "requests of this op completed in the interval"), _c("items", "items", "driver", "", "items (documents, rows, links) those requests carried"),
-                  _c("requests_per_s", "requests/s", "driver", "seconds", "requests ÷ the interval's seconds"), _c("items_per_s", "items/s", "driver", "seconds", "items ÷ the interval's seconds"),
-                  _c("latency_us_mean", "µs", "driver", "", "mean request latency in the interval"), _c("latency_us_p99", "µs", "driver", "", "99th percentile request latency in the interval"),
+    "intervals": [RUN_ID,
+                  _c("interval", "", "driver", "", "the report interval's number within the run (0 first)"),
+                  _c("op", "", "driver", "", "the operation the row counts (the driver's operation name: insert, "
+                     "query, get, ...)"),
+                  _c("t_start_unix_s", "s", "driver", "", "start of the report interval"),
+                  _c("t_end_unix_s", "s", "driver", "", "end of the report interval"),
+                  _c("warmup", "bool", "driver", "", "whether the interval was in the warm-up (outside the "
+                     "measured window)"),
+                  _c("requests", "requests", "driver", "", "requests of this op completed in the interval"),
+                  _c("items", "items", "driver", "", "items (documents, rows, links) those requests carried"),
+                  _c("requests_per_s", "requests/s", "driver", "seconds", "requests ÷ the interval's seconds"),
+                  _c("items_per_s", "items/s", "driver", "seconds", "items ÷ the interval's seconds"),
+                  _c("latency_us_mean", "µs", "driver", "", "mean request latency in the interval"),
+                  _c("latency_us_p99", "µs", "driver", "", "99th percentile request latency in the interval"),
                   _c("latency_us_max", "µs", "driver", "", "largest request latency in the interval"),
                   _c("partial", "bool", "derived", "", "shorter than half the report interval")],
-    "steps": [RUN_ID, _c("step", "", "driver", "", "the step's name: <phase>.c<clients> (sysbench-update's client sweep)"), _c("clients", "clients", "driver", "", "client threads of the step"),
-              _c("start_unix_s", "s", "driver", "", "start of the step's measured window"), _c("end_unix_s", "s", "driver", "", "end of the step's measured window"), _c("seconds", "s", "driver", "", "the step's measured seconds"),
-              _c("requests", "updates", "driver", "", "updates the step made"), _c("q", "updates/s", "driver", "seconds", "tps of the step"),
+    "steps": [RUN_ID,
+              _c("step", "", "driver", "", "the step's name: <phase>.c<clients> (sysbench-update's client sweep)"),
+              _c("clients", "clients", "driver", "", "client threads of the step"),
+              _c("start_unix_s", "s", "driver", "", "start of the step's measured window"),
+              _c("end_unix_s", "s", "driver", "", "end of the step's measured window"),
+              _c("seconds", "s", "driver", "", "the step's measured seconds"),
+              _c("requests", "updates", "driver", "", "updates the step made"),
+              _c("q", "updates/s", "driver", "seconds", "tps of the step"),
               _c("ran", "bool", "driver", "", "whether the driver ran the step (False: a step it skipped)"), *WINDOW,
               _c("missed_s", "s", "derived", "", "seconds of the window the captures miss"),
               *_iostat_rates({k: v for k, v in IOSTAT_RATES.items() if k in ("r", "rkb", "wkb")}),
-              _c("cs_per_s", "switches/s", "host", "seconds", "mean vmstat cs over the step"), _c("us_sy", "%", "host", "", "mean vmstat us+sy over the step"),
+              _c("cs_per_s", "switches/s", "host", "seconds", "mean vmstat cs over the step"),
+              _c("us_sy", "%", "host", "", "mean vmstat us+sy over the step"),
               *[c for c in _per_op("op") if c.name in ("r_per_op", "rkb_per_op", "wkb_per_op", "mcpu_per_op",
                                                        "cs_per_op")],
               *_cg(), _c("cg_r_per_s", "reads/s", "cgroup", "seconds", "the run's own device reads per second over "
                          "the step (cg_r_per_op × q)"), *CAL, *_events()],
-    "loads": [RUN_ID, _c("workload", "", "manifest", "", "the workload whose load phase the row is (linkbench, sysbench-update, ycsb, ...)"), _c("inserts", "inserts", "driver", "", "what the load inserted"),
-              _c("seconds", "s", "driver", "", "the load phase's seconds"), _c("q", "inserts/s", "driver", "seconds", "ips of the load"),
+    "loads": [RUN_ID,
+              _c("workload", "", "manifest", "", "the workload whose load phase the row is (linkbench, "
+                 "sysbench-update, ycsb, ...)"),
+              _c("inserts", "inserts", "driver", "", "what the load inserted"),
+              _c("seconds", "s", "driver", "", "the load phase's seconds"),
+              _c("q", "inserts/s", "driver", "seconds", "ips of the load"),
               _c("window", "bool", "driver", "", "the summary gives the load's window"),
-              _c("start_unix_s", "s", "driver", "", "start of the load phase"), _c("end_unix_s", "s", "driver", "", "end of the load phase"), _c("nodes", "nodes", "driver", "", "LinkBench: nodes the load inserted"),
-              _c("links", "links", "driver", "", "LinkBench: links the load inserted"), _c("counts", "rows", "driver", "", "LinkBench: link-count rows the load wrote"), _c("rows", "rows", "driver", "", "sysbench-update: table rows the load inserted"),
-              _c("coverage", "fraction", "derived", "", "share of the load's window the iostat and vmstat samples cover (the smaller)"), _c("missed_s", "s", "derived", "", "seconds of the load's window the captures miss"),
-              _c("wkb_per_s", "kB/s", "device", "seconds", "mean iostat kB/s written over the load's window"), _c("us_sy", "%", "host", "", "mean vmstat us+sy over the load's window"),
+              _c("start_unix_s", "s", "driver", "", "start of the load phase"),
+              _c("end_unix_s", "s", "driver", "", "end of the load phase"),
+              _c("nodes", "nodes", "driver", "", "LinkBench: nodes the load inserted"),
+              _c("links", "links", "driver", "", "LinkBench: links the load inserted"),
+              _c("counts", "rows", "driver", "", "LinkBench: link-count rows the load wrote"),
+              _c("rows", "rows", "driver", "", "sysbench-update: table rows the load inserted"),
+              _c("coverage", "fraction", "derived", "", "share of the load's window the iostat and vmstat samples "
+                 "cover (the smaller)"),
+              _c("missed_s", "s", "derived", "", "seconds of the load's window the captures miss"),
+              _c("wkb_per_s", "kB/s", "device", "seconds", "mean iostat kB/s written over the load's window"),
+              _c("us_sy", "%", "host", "", "mean vmstat us+sy over the load's window"),
               _c("wkb_per_op", "KB", "device", "inserts", "KB written to the device per insert (wKB/i)"),
               _c("mcpu_per_op", "(us+sy)·1e6/ips", "host", "inserts", "Mcpu/i"),
               _c("proc_wkb_per_op", "KB", "process", "inserts", "KB the driver process wrote per insert"),
@@ -231,7 +269,11 @@ TABLES = {
                  "inserted record (normalize.amplification.load_write_amp)"),
               _c("write_amp_process", "×", "process", "logical bytes loaded", "proc_wkb_per_op × 1024 ÷ logical "
                  "bytes per inserted record (load_write_amp)")],
-    "cache_pollution": [RUN_ID, _c("cold_action", "", "driver", "", "what the cold pass does to the cold collection: index (an indexed range read) or scan (a table scan) (phases.cold_action)"), _c("read_once", "bool", "driver", "", "whether the cold pass's cursors were opened with WiredTiger's read_once (pages it reads are evicted first)"),
+    "cache_pollution": [RUN_ID,
+                        _c("cold_action", "", "driver", "", "what the cold pass does to the cold collection: "
+                           "index (an indexed range read) or scan (a table scan) (phases.cold_action)"),
+                        _c("read_once", "bool", "driver", "", "whether the cold pass's cursors were opened with "
+                           "WiredTiger's read_once (pages it reads are evicted first)"),
                         *[_c(f"{p}_unix_s", "s", "driver", "", what) for p, what in (
                             ("before_start", "start of the hot readers' window before the cold pass"),
                             ("cold_start", "start of the cold pass"), ("cold_end", "end of the cold pass"),
@@ -239,8 +281,12 @@ TABLES = {
                         *[x for p in ("before", "during", "after") for x in (
                             _c(f"gets_{p}", "reads", "driver", "", f"hot reads {p} the cold pass"),
                             _c(f"gets_per_s_{p}", "reads/s", "driver", "seconds", f"hot reads per second {p} it"))],
-                        _c("cold_pass_ms", "ms", "driver", "", "how long the cold pass took"), _c("scan_hot_ms", "ms", "driver", "", "the hot scan's latency"),
-                        _c("cold_docs_passed", "documents", "driver", "", "documents of the cold collection the cold pass went through"), _c("hot_docs_scanned", "documents", "driver", "", "documents of the hot collection the hot scan read"),
+                        _c("cold_pass_ms", "ms", "driver", "", "how long the cold pass took"),
+                        _c("scan_hot_ms", "ms", "driver", "", "the hot scan's latency"),
+                        _c("cold_docs_passed", "documents", "driver", "", "documents of the cold collection the "
+                           "cold pass went through"),
+                        _c("hot_docs_scanned", "documents", "driver", "", "documents of the hot collection the "
+                           "hot scan read"),
                         _c("hot_misses", "pages", "engine", "", "WiredTiger's pages read into cache of the hot table "
                            "over the cold pass (its cache misses)"),
                         _c("hot_not_found", "reads", "driver", "", "hot reads that found no document"),
@@ -259,19 +305,47 @@ TABLES = {
                         _c("hot_bytes_lost_fraction", "fraction", "engine", "hot_cache_bytes_start", "hot bytes in "
                            "cache lost over the pass ÷ hot bytes at its start")],
     "engine_stats": [RUN_ID, _c("snapshot", "", "engine", "", "before, mid or after"),
-                     _c("stat", "", "engine", "", "the statistic's name"), _c("value", "", "engine", "", "its value")],
-    "disk_files": [RUN_ID, _c("path", "", "du", "", "the file's path relative to the run's data directory"), _c("apparent_bytes", "bytes", "du", "", "the file's apparent size (st_size) at the end of the run"), _c("allocated_bytes", "bytes", "du", "", "the file's allocated bytes on disk (st_blocks × 512) at the end of the run"),
+                     _c("stat", "", "engine", "", "the statistic's name"),
+                     _c("value", "", "engine", "", "its value")],
+    "disk_files": [RUN_ID,
+                   _c("path", "", "du", "", "the file's path relative to the run's data directory"),
+                   _c("apparent_bytes", "bytes", "du", "", "the file's apparent size (st_size) at the end of the "
+                      "run"),
+                   _c("allocated_bytes", "bytes", "du", "", "the file's allocated bytes on disk (st_blocks × 512) "
+                      "at the end of the run"),
                    _c("kind", "", "du", "", "what the file holds: data, index, table, log, meta, other (normalize.sizes)")],
-    "devices": [RUN_ID, _c("status", "", "manifest", "", "the calibration run's manifest status (ok; an incomplete calibration is left out)"), _c("machine", "", "manifest", "", "importer.machine_key of the hardware the device was calibrated on"), _c("device", "", "manifest", "", "the block device fio measured (the data device of later runs)"),
-                *LIMITS, _c("randread_qd1_iops", "IOPS", "fio", "", "fio 4 KiB random reads per second, direct I/O, queue depth 1 (run/fio.py JOBS)"), _c("randread_qd32_iops", "IOPS", "fio", "", "fio 4 KiB random reads per second, direct I/O, queue depth 32"),
-                _c("randwrite_qd32_iops", "IOPS", "fio", "", "fio 4 KiB random writes per second, direct I/O, queue depth 32"), _c("seqread_mb_per_s", "MB/s", "fio", "", "fio sequential 1 MiB reads, direct I/O, queue depth 8: MB per second"),
-                _c("seqwrite_mb_per_s", "MB/s", "fio", "", "fio sequential 1 MiB writes, direct I/O, queue depth 8: MB per second"), _c("fsync_p50_us", "µs", "fio", "", "median latency of fio's 4 KiB buffered write each followed by fsync"), _c("fsync_p99_us", "µs", "fio", "", "99th percentile latency of fio's 4 KiB buffered write each followed by fsync")],
-    "findings": [_c("id", "", "findings", "", "the finding's id: <source number>-<what it claims> (engbench.findings)"), _c("source", "", "findings", "", "the source document's file"),
-                 _c("document", "", "findings", "", "the source document's title and year"), _c("words", "", "findings", "", "quoted from the document"),
-                 _c("metric", "", "findings", "", "what the finding compares, in words, with its unit"), _c("subject", "", "findings", "", "the engines and configurations the claim is about"),
+    "devices": [RUN_ID,
+                _c("status", "", "manifest", "", "the calibration run's manifest status (ok; an incomplete "
+                   "calibration is left out)"),
+                _c("machine", "", "manifest", "", "importer.machine_key of the hardware the device was calibrated "
+                   "on"),
+                _c("device", "", "manifest", "", "the block device fio measured (the data device of later runs)"),
+                *LIMITS,
+                _c("randread_qd1_iops", "IOPS", "fio", "", "fio 4 KiB random reads per second, direct I/O, queue "
+                   "depth 1 (run/fio.py JOBS)"),
+                _c("randread_qd32_iops", "IOPS", "fio", "", "fio 4 KiB random reads per second, direct I/O, queue "
+                   "depth 32"),
+                _c("randwrite_qd32_iops", "IOPS", "fio", "", "fio 4 KiB random writes per second, direct I/O, "
+                   "queue depth 32"),
+                _c("seqread_mb_per_s", "MB/s", "fio", "", "fio sequential 1 MiB reads, direct I/O, queue depth 8: "
+                   "MB per second"),
+                _c("seqwrite_mb_per_s", "MB/s", "fio", "", "fio sequential 1 MiB writes, direct I/O, queue depth "
+                   "8: MB per second"),
+                _c("fsync_p50_us", "µs", "fio", "", "median latency of fio's 4 KiB buffered write each followed "
+                   "by fsync"),
+                _c("fsync_p99_us", "µs", "fio", "", "99th percentile latency of fio's 4 KiB buffered write each "
+                   "followed by fsync")],
+    "findings": [_c("id", "", "findings", "", "the finding's id: <source number>-<what it claims> "
+                    "(engbench.findings)"),
+                 _c("source", "", "findings", "", "the source document's file"),
+                 _c("document", "", "findings", "", "the source document's title and year"),
+                 _c("words", "", "findings", "", "quoted from the document"),
+                 _c("metric", "", "findings", "", "what the finding compares, in words, with its unit"),
+                 _c("subject", "", "findings", "", "the engines and configurations the claim is about"),
                  _c("published", "", "published", "", "the document's own values"),
                  _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
-                 _c("rule", "", "findings", "", "the stated rule the measured values are judged by (engbench.rulebook)"),
+                 _c("rule", "", "findings", "", "the stated rule the measured values are judged by "
+                    "(engbench.rulebook)"),
                  _c("threshold", "", "findings", "", "where the rule needs the effect: beyond a factor (\"> 1.5\"), "
                     "at most one (\"<= 1.25\") or within a band (\"0.8–1.25\")"),
                  _c("effect", "×", "findings", "", "the effect the rule compares: a ratio of means, or a mean over "
@@ -287,8 +361,13 @@ TABLES = {
                  _c("why", "", "findings", "", "how the verdict follows from the values and the rule"),
                  _c("gate", "", "findings", "", "the regime gates of the compared configurations (rulebook.regime)"),
                  _c("regime", "", "findings", "", "what their runs measured of each gate")],
-    "findings_values": [_c("id", "", "findings", "", "the finding's id (findings.id)"), _c("label", "", "findings", "", "the configuration the run belongs to, as the finding names it (engine, setting)"), RUN_ID,
-                        _c("repetition", "", "workflow", "", "the run's repetition within its configuration (1, 2, ...)"), _c("value", "", "findings", "", "the run's value")],
+    "findings_values": [_c("id", "", "findings", "", "the finding's id (findings.id)"),
+                        _c("label", "", "findings", "", "the configuration the run belongs to, as the finding "
+                           "names it (engine, setting)"),
+                        RUN_ID,
+                        _c("repetition", "", "workflow", "", "the run's repetition within its configuration (1, "
+                           "2, ...)"),
+                        _c("value", "", "findings", "", "the run's value")],
     "published_checks": [
         _c("kind", "", "published", "", "arithmetic (a value others determine), claim (a sentence), or "
            "superlative (a best/worst/most/least/similar in a sentence)"),
@@ -317,9 +396,12 @@ TABLE_NOTES = {
     "findings": "one row per claim of the source documents: the words, published and measured values, verdict",
     "findings_values": "one row per claim, configuration and run: the value the finding compares",
     "published_checks": "one row per published value, sentence or superlative checked, with its verdict"}
-# families: a column starting with the prefix (the driver's parameters and engine knobs)
-PATTERNS = {"runs": [_c("param.", "", "manifest", "", "a workload parameter as the driver resolved it"),
-                     _c("knob.", "", "manifest", "", "an engine knob as the driver resolved it")]}
+# families: a column starting with the prefix (the driver's parameters and engine knobs); {name} in
+# the description is the rest of the column's name (param.batch: the parameter batch)
+PATTERNS = {"runs": [_c("param.", "", "manifest", "", "the workload parameter {name} as the driver resolved it "
+                        "(manifest params)"),
+                     _c("knob.", "", "manifest", "", "the engine knob {name} as the driver resolved it "
+                        "(manifest knobs: <engine>.<knob>)")]}
 
 
 def entry(table: str, column: str) -> Column | None:
@@ -329,7 +411,7 @@ def entry(table: str, column: str) -> Column | None:
             return c
     for p in PATTERNS.get(table, []):
         if column.startswith(p.name):
-            return Column(column, p.unit, p.counter, p.denominator, p.description)
+            return Column(column, p.unit, p.counter, p.denominator, p.description.format(name=column[len(p.name):]))
     return None
 
 
@@ -346,7 +428,9 @@ def missing(frames: dict) -> dict:
 
 def frame():
     """The dictionary as one DataFrame (table, name, unit, counter, denominator, description); a
-    PATTERNS entry's name is the prefix of its family (param., knob.)."""
+    PATTERNS entry's name is the prefix of its family (param., knob.), its description says <name>."""
     import pandas as pd
-    rows = [{"table": t, **asdict(c)} for group in (TABLES, PATTERNS) for t, cols in group.items() for c in cols]
+    rows = [{"table": t, **asdict(c)} for t, cols in TABLES.items() for c in cols]
+    rows += [{"table": t, **asdict(c), "description": c.description.format(name="<name>")}
+             for t, cols in PATTERNS.items() for c in cols]
     return pd.DataFrame(rows, columns=["table", "name", "unit", "counter", "denominator", "description"])
