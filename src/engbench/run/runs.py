@@ -11,7 +11,9 @@ The lifecycle is public so that every kind of run goes through it (`engbench cal
 run/calibrate.py): `Stopper` (signals counted and forwarded, never raised) around
 `recording(...)` (create the directory → the caller's captures → stop them, limits' counters,
 finalize, seal), with `Recording.describe` for the manifest, `start_captures`, `capture_group`
-and `finalize`."""
+and `finalize`. What a dead engbench left is finished by the next one (`housekeeping`, from
+run/housekeeping.py, with the claim each run writes in the work directory); the status and error
+from how the driver ended are run/outcome.py's."""
 
 from __future__ import annotations
 
