@@ -357,7 +357,8 @@ MARIADB_OWN = {"server/status_before.json", "server/status_after.json", "server/
 def test_a_run_directory_names_no_absolute_path_of_this_machine(scratch, engine):
     """Every file of a fresh run, searched for the checkout's path and the raw and work directories'.
     Failed on 7bcc2703: manifest.json (command_line, data_dir), driver/config.json,
-    driver/config.resolved.json, summary.json and RocksDB's engine/LOG held them. A private MariaDB
+    driver/config.resolved.json and RocksDB's engine/LOG held them (MariaDB: also server.json, the
+    snapshots' `server` section and the socket in driver/config.json). A private MariaDB
     still names its directory in what it writes itself (it resolves --datadir, the socket and tmpdir
     to absolute paths: SHOW VARIABLES in status_*.json, its error.log and install.log), never in what
     engbench writes about it (server.json, the snapshots' `server` section, the manifest)."""
