@@ -398,3 +398,19 @@ def test_a_claim_keeps_its_reason_on_a_full_disk(tmp_path):
         doc = Claim.read(claim.path).doc
         assert doc["reason"].startswith("the disk under X is full") and doc["reason"].endswith("[...]")
         assert doc["run_dir"] == str(run_dir) and doc["engbench"]["pid"] == os.getpid()
+
+
+def test_an_abandoned_run_keeps_what_its_driver_said(scratch):
+    """A run left `running` by an engbench of another boot (a power loss), whose driver had written
+    why it was failing: the next run's housekeeping marks it abandoned and keeps those words in its
+    error. Failed on 7bcc2703: only "killed, out of memory or power loss"."""
+    raw = scratch / "raw"
+    d = raw / "20260101T000000Z_iibench_rocksdb_host"
+    (d / "driver").mkdir(parents=True)
+    (d / "driver" / "stderr.log").write_text("engbench-driver: IO error: No space left on device: While appending\n")
+    rundir.write_manifest(d, {"schema": 1, "run_id": d.name, "status": "running",
+                              "engbench": {"pid": 1, "boot_id": "another-boot", "start_time": 0}})
+    runs.housekeeping(raw)
+    m = rundir.read_manifest(d)
+    assert m["status"] == "abandoned" and "No space left on device" in m["error"], m["error"]
+    assert rundir.check(d) == []

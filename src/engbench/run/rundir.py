@@ -83,8 +83,24 @@ def abandon(run_dir: Path) -> bool:
         return False
     close_left(run_dir, "abandoned",
                f"engbench (pid {info['pid']}, boot {info['boot_id']}) ended without finalizing this run "
-               "(killed, out of memory or power loss); its partial captures were sealed as found")
+               "(killed, out of memory or power loss); its partial captures were sealed as found"
+               + _last_words(run_dir))
     return True
+
+
+def _last_words(run_dir: Path, lines: int = 5) -> str:
+    """What the run itself said before it was left, for an abandoned run's error: the driver's
+    summary error, else the tail of its stderr.log ("" when neither says anything)."""
+    try:
+        said = (json.loads((run_dir / "driver" / "summary.json").read_text()) or {}).get("error")
+    except (OSError, ValueError, AttributeError):
+        said = None
+    if not said:
+        try:
+            said = "\n".join((run_dir / "driver" / "stderr.log").read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            said = None
+    return f"\n--- the driver's last words ---\n{said.strip()}" if said and said.strip() else ""
 
 
 def close_left(run_dir: Path, status: str, error: str) -> None:
