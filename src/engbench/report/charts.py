@@ -251,6 +251,42 @@ def sweep(runs: pd.DataFrame, column: str, workload: str, machine: str):
     ).resolve_scale(y="independent")
 
 
+MAX_SERIES = 6  # a panel shows at most this many configurations; more are split (split)
+
+
+def variant(label: str, engine: str) -> str:
+    """What a configuration's role name says beyond its engine, without the sizes in parentheses:
+    "WT B-tree, small cache (16 MiB = 0.29× index), direct IO" → "small cache, direct IO"."""
+    from .roles import role
+    rest = label[len(role(engine)):] if label.startswith(role(engine)) else ""
+    return re.sub(r" \([^)]*\)", "", rest).strip(", ")
+
+
+def split(fn, exp, *args):
+    """fn(exp, *args), or, when the experiment has more than MAX_SERIES configurations, one chart per
+    variant (the same cache, IO, compression … across engines: variant) stacked, each with at most
+    MAX_SERIES; configurations named by their engine alone join the first panel."""
+    if len(exp.configs) <= MAX_SERIES:
+        return fn(exp, *args)
+    from dataclasses import replace
+    engine_of = dict(zip(exp.runs["config"], exp.runs["engine"]))
+    groups = {}
+    for cfg in exp.configs:
+        groups.setdefault(variant(cfg, engine_of[cfg]), []).append(cfg)
+    plain = groups.pop("", [])
+    panels = list(groups.items()) or [("", [])]
+    panels[0] = (panels[0][0], panels[0][1] + plain)
+    chunks = [(v, cfgs[i:i + MAX_SERIES]) for v, cfgs in panels for i in range(0, len(cfgs), MAX_SERIES)]
+    charts = []
+    for v, cfgs in chunks:
+        sub = replace(exp, runs=exp.runs[exp.runs["config"].isin(cfgs)].reset_index(drop=True), configs=cfgs,
+                      name=f"{exp.title} — {v}" if v else exp.title)
+        c = fn(sub, *args)
+        if c is not None:
+            charts.append(c)
+    return alt.vconcat(*charts).resolve_scale(color="independent") if charts else None
+
+
 def save(chart, stem, png=True) -> list:
     """<stem>.svg (and <stem>.png at 2x) through vl-convert; returns the paths written."""
     from pathlib import Path

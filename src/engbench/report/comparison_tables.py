@@ -89,12 +89,13 @@ class Table:
     printed: pd.DataFrame   # every cell as printed (strings), first column the row label
     means: pd.DataFrame     # config → numeric mean per printed header
     left: int = 1           # how many leading columns are text (left-aligned); the rest are numbers
+    text: tuple = ()        # other columns (by position) that are text
 
     def markdown(self) -> str:
         cols = list(self.printed.columns)
         esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
         lines = ["| " + " | ".join(esc(c) for c in cols) + " |",
-                 "|" + "|".join("---" if i < self.left else "---:" for i in range(len(cols))) + "|"]
+                 "|" + "|".join("---" if i < self.left or i in self.text else "---:" for i in range(len(cols))) + "|"]
         for row in self.printed.itertuples(index=False):
             lines.append("| " + " | ".join(esc(v) for v in row) + " |")
         return "\n".join(lines) + "\n"

@@ -106,7 +106,7 @@ def chart(values: pd.DataFrame, finding, unit: str):
     if data.empty:
         return None
     order = [p.label for p in finding.picks]
-    x = alt.X("label:N", title=None, sort=order, axis=alt.Axis(labelAngle=-30, labelLimit=260))
+    x = alt.X("label:N", title=None, sort=order, axis=alt.Axis(labelAngle=-30, labelLimit=0))
     y = alt.Y("value:Q", title=unit or "value", scale=alt.Scale(zero=True))
     dots = alt.Chart(data).mark_point(filled=True, size=60, opacity=0.7).encode(
         x=x, y=y, tooltip=["label", "repetition", "run_id", "value"])

@@ -104,11 +104,11 @@ def _figures(exps, proc, machine_of, fig_dir, png) -> dict:
     for e in exps:
         m, own = machine_of(e.runs), registry.hook("report", e.workload, "figures")
         figs = [("rate", "Operation rate over time, one line per run (partial intervals left out).",
-                 charts.insert_rate(e, proc["intervals"], m)),
+                 charts.split(charts.insert_rate, e, proc["intervals"], m)),
                 *(own(e, proc, m) if own else ()),
-                ("costs", "Costs per operation.", charts.per_op_costs(e, m)),
-                ("latency", "Latency percentiles per operation type.", charts.latency(e, proc["latency"], m)),
-                ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.rum(e, m))]
+                ("costs", "Costs per operation.", charts.split(charts.per_op_costs, e, m)),
+                ("latency", "Latency percentiles per operation type.", charts.split(charts.latency, e, proc["latency"], m)),
+                ("rum", "RUM amplification. " + charts.RUM_CAPTION, charts.split(charts.rum, e, m))]
         out[e.key] = []
         for name, caption, chart in figs:
             if chart is not None:
@@ -249,7 +249,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     nums.update(fnd_nums)
     fnd_table = next((t for t in fnd_tabs if t.name == "findings"), None)
     fnd_extra = {t.name: t for t in fnd_tabs}
-    _, pub_nums, pub_tables = published_checks.build()  # data/published, as data/processed/published_checks.csv
+    pub_frame, pub_nums, pub_tables = published_checks.build()  # data/published, as data/processed/published_checks.csv
     nums.update(pub_nums)
     for t in pub_tables:
         tabs.append(t)
@@ -263,8 +263,9 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     nums.update(front.numbers(fnd_frame))
     pub_dir = default_published_dir()
     scaling = front.scaling_table(runs, pd.read_csv(pub_dir / "numbers_in_text.csv", dtype=str), pub_dir)
-    source_secs = sources.sections(fnd_frame, pub_dir, proc)
-    for t in [scaling] + [x for s in source_secs for x in [s["claims"], *s["tables"]] if x is not None]:
+    source_secs = sources.sections(fnd_frame, pub_dir, proc, fnd_items)
+    pub_paper = published_checks.paper_tables(pub_frame)
+    for t in [scaling, *pub_paper] + [x for s in source_secs for x in [s["claims"], *s["tables"]] if x is not None]:
         write_table(t, build_dir / "tables")
         tabs.append(t)
     settings = {"baseline": baseline, "png": png, "processed_tables": list(TABLES + OPTIONAL)}
@@ -288,7 +289,8 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
         published_claims=pub_tables[1],
         n_manifests=len(manifests), isfinite=math.isfinite,
         verdict_sentence=front.verdict_sentence(fnd_frame), headlines=front.headlines(fnd_frame),
-        scaling=scaling, source_sections=source_secs, engines=engines_sentence(manifests, runs))
+        scaling=scaling, source_sections=source_secs, published_failing=pub_paper[0],
+        published_definitions=pub_paper[1], published_sentences=pub_paper[2], engines=engines_sentence(manifests, runs))
     env = _environment(tpl_path.parent)
     for stem, tpl in documents(tpl_path):
         text = re.sub(r"\n{3,}", "\n\n", env.get_template(tpl.name).render(**context))

@@ -8,11 +8,14 @@ columns, engbench.effects) when the findings frame has them, else the values the
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
 from .. import citation
 from .comparison_tables import Table
 from . import published_vs
+from . import front
 from .front import effect_text, verdict_sentence
 
 CLAIM_HEADERS = ["claim", "the document's words", "verdict", "effect (interval)"]
@@ -49,14 +52,33 @@ def documents(published_dir) -> list[dict]:
                     "url": d["url"]} for d in citation.documents(published_dir)), key=lambda d: d["seed"])
 
 
-def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None) -> list[dict]:
+CHARTS = 2  # per section: the findings with a decided verdict whose effects lie farthest from 1
+
+
+def charts(frame: pd.DataFrame, doc: str, items: list) -> list[tuple[str, str]]:
+    """(caption, figure path) of at most CHARTS findings of document `doc`: those with a chart
+    (items: engbench.report.findings.build's, "figure") and a decided verdict, the largest |ln effect|
+    first (front.headlines' measure), else in the findings' order."""
+    figs = {i["id"]: i.get("figure") for i in items if i.get("figure")}
+    f = frame[frame["source"].astype(str).str.startswith(doc) & frame["id"].isin(figs)
+              & frame["verdict"].isin(front.DECIDED)]
+    if "effect" in f:
+        eff = pd.to_numeric(f["effect"], errors="coerce")
+        f = f.assign(size=[abs(math.log(x)) if x == x and x > 0 and math.isfinite(x) else -1 for x in eff])
+        f = f.sort_values("size", ascending=False, kind="stable")
+    return [(f"{r['id']} ({r['verdict']}): {r['metric']}; {r['subject']}. Each dot one repetition, the tick "
+             "their mean.", figs[r["id"]]) for r in f.head(CHARTS).to_dict("records")]
+
+
+def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None, items: list = ()) -> list[dict]:
     """One dict per source document: seed, title, date, key (its citation), claims (Table | None),
-    counts (verdict sentence), tables (its own tables, published beside here: published_vs)."""
+    counts (verdict sentence), tables (its own tables, published beside here: published_vs), figures
+    (charts: the findings' own charts, in the supplement too)."""
     out = []
     for d in documents(published_dir):
         f = frame[frame["source"].astype(str).str.startswith(d["seed"])]
         out.append({**d, "key": f"source-{d['seed']}", "claims": claims_table(frame, d["seed"]),
                     "verdicts": verdict_sentence(f) if len(f) else "none", "n_claims": len(f),
                     "tables": published_vs.tables(d["seed"], proc, published_dir) if proc else [],
-                    "figures": []})
+                    "figures": charts(frame, d["seed"], list(items))})
     return out

@@ -37,10 +37,11 @@ def engbench_theme() -> alt.theme.ThemeConfig:
             "view": {"continuousWidth": 360, "continuousHeight": 220, "stroke": "#bbbbbb"},
             "title": {"fontSize": 15, "subtitleFontSize": 11, "subtitleColor": "#555555",
                       "anchor": "start", "offset": 10},
+            # labelLimit 0: no label is cut to "…" (Vega's default cuts legend entries at 160 px)
             "axis": {"labelFontSize": 11, "titleFontSize": 12, "gridColor": "#e6e6e6",
-                     "titleFontWeight": "normal"},
-            "legend": {"labelFontSize": 11, "titleFontSize": 12, "orient": "right"},
-            "header": {"labelFontSize": 12, "titleFontSize": 12},
+                     "titleFontWeight": "normal", "labelLimit": 0},
+            "legend": {"labelFontSize": 11, "titleFontSize": 12, "orient": "right", "labelLimit": 0},
+            "header": {"labelFontSize": 12, "titleFontSize": 12, "labelLimit": 0},
             "line": {"strokeWidth": 2},
             "point": {"filled": True, "size": 60},
         }
