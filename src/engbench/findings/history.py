@@ -28,6 +28,7 @@ the new on the same runs (the old method stays callable: rules.decided_by).
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import hashlib
 import inspect
@@ -57,6 +58,22 @@ def _code_names(code) -> set:
     return names
 
 
+def _own_source(f) -> str:
+    """A function's source: a lambda's own expression (ast.unparse of the lambda the module's source has on
+    its first line, so the arguments written beside it are not part of it), a def's text; a function
+    without source by its qualified name."""
+    try:
+        if f.__name__ == "<lambda>":
+            tree = ast.parse(Path(inspect.getsourcefile(f)).read_text())
+            found = [ast.unparse(n) for n in ast.walk(tree)
+                     if isinstance(n, ast.Lambda) and n.lineno == f.__code__.co_firstlineno]
+            if found:
+                return "\n".join(found)
+        return textwrap.dedent(inspect.getsource(f)).strip()
+    except (OSError, TypeError):
+        return getattr(f, "__qualname__", repr(f))
+
+
 def rule_source(fn) -> str:
     """The source of a rule function (inspect.getsource, dedented) and of every function of its own
     module that it calls, by name, down the calls; a function without source by its qualified name."""
@@ -66,10 +83,7 @@ def rule_source(fn) -> str:
         if id(f) in seen:
             continue
         seen.add(id(f))
-        try:
-            out.append(textwrap.dedent(inspect.getsource(f)).strip())
-        except (OSError, TypeError):
-            out.append(getattr(f, "__qualname__", repr(f)))
+        out.append(_own_source(f))
         code, glob = getattr(f, "__code__", None), getattr(f, "__globals__", {})
         for name in sorted(_code_names(code)) if code else ():
             g = glob.get(name)
