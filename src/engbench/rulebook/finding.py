@@ -3,7 +3,9 @@ on what, the configurations compared (measure.Pick) and the rule that turns thei
 verdict (rules.py), with the rule's version (engbench.findings.history: a rule changed after runs
 existed keeps its history) and its minimum counts (`needs`: below them the metric is not testable,
 e.g. too few device reads to tell a rate from zero). The gates of the experiments a finding compares live
-with the findings (GATES of each module of findings) and are judged first (regime.py).
+with the findings (GATES of each module of findings), kept to the claim's quantity and phase by its
+`regime` (regime.py; engbench.findings.judge judges each configuration against them). Each pick has a
+label of its own: two picks with one label are refused here (the second would replace the first's samples).
 
 The engines of the source documents are not all available (no mongod exists in any registry this
 machine reaches), so a claim about one of them is tested on the engine here that shares the

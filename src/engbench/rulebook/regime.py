@@ -6,9 +6,11 @@ was). A run here that is not in that regime says nothing about the claim, whiche
 fall. So every reproduction experiment states its regime as gates — measured quantities with bounds,
 each with what the source document measured — and every run reports those quantities from its own
 counters (quantities(): SHARED, then the workload folders' own, their regime.py read through
-engbench.registry.quantities; the processed tables only). A claim whose runs miss a gate gets the verdict
-"not in the source's regime" (rules.NOT_IN_REGIME) with the measured figure, never a verdict on
-its numbers.
+engbench.registry.quantities; the processed tables only). A configuration whose runs miss a gate is
+left out of the claims that compare it: a claim is judged on the configurations inside their gates when
+those decide it whatever the left-out ones measure, and is otherwise "not in the source's regime"
+(rules.NOT_IN_REGIME), with the measured figures either way (engbench.findings.judge). A gate judges
+every engine whose design has its quantity (Quantity.engines; applies): no engine is exempt.
 
     quantity(tables, run) -> [values]     one value per run (per step for per-step quantities)
     Gate(quantity, lo, hi, engines, source)
