@@ -4,6 +4,7 @@ that make the expected values easy to state."""
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -456,3 +457,22 @@ def test_a_heading_pandoc_reads_as_text_is_refused():
     with pytest.raises(manuscript.ManuscriptError, match="2 headings in paper.md, 1 in the typeset paper"):
         manuscript.to_typst(md, manuscript.template_path())
     assert manuscript.to_typst(md.replace("text.\n###", "text.\n\n###"), manuscript.template_path())
+
+
+def test_verify_recomputes_the_paper_and_its_supplement(processed, capsys):
+    """engbench verify rebuilds both documents: a changed sentence of supplement.md and a supplement.pdf
+    that is not the one supplement.md gives are each named (issue 45: the supplement is its own PDF)."""
+    from engbench.cli import main
+    out = processed / "paper"
+    assert main(["report", "--processed", str(processed / "processed"), "--raw", str(processed / "raw"),
+                 "--out", str(out)]) == 0
+    build = out / "build"
+    assert {"paper.pdf", "paper.html", "supplement.pdf", "supplement.html"} <= {p.name for p in build.iterdir()}
+    capsys.readouterr()
+    assert main(["verify", "--raw", str(processed / "raw"), "--paper", str(out)]) == 0, capsys.readouterr().out
+    md = build / "supplement.md"
+    md.write_text(md.read_text().replace("Every run directory the tables come from", "Some run directories"))
+    shutil.copy(build / "paper.pdf", build / "supplement.pdf")
+    assert main(["verify", "--raw", str(processed / "raw"), "--paper", str(out)]) == 1
+    said = capsys.readouterr().out
+    assert "supplement.md: changed" in said and "supplement.pdf: not the one the recomputed supplement.md gives" in said

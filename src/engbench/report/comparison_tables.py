@@ -94,11 +94,21 @@ class Table:
     def markdown(self) -> str:
         cols = list(self.printed.columns)
         esc = lambda s: str(s).replace("|", "\\|")  # noqa: E731
+        dashes = [self._width(i) for i in range(len(cols))]
         lines = ["| " + " | ".join(esc(c) for c in cols) + " |",
-                 "|" + "|".join("---" if i < self.left or i in self.text else "---:" for i in range(len(cols))) + "|"]
+                 "|" + "|".join("-" * d + ("" if i < self.left or i in self.text else ":")
+                                for i, d in enumerate(dashes)) + "|"]
         for row in self.printed.itertuples(index=False):
             lines.append("| " + " | ".join(esc(v) for v in row) + " |")
         return "\n".join(lines) + "\n"
+
+    def _width(self, i: int) -> int:
+        """The dashes under header i: pandoc sizes a wide table's columns by them, so a column gets room
+        as its content needs (the 90th percentile of its cells' lengths, at least its header's longest
+        word, 3 to 40)."""
+        cells = self.printed.iloc[:, i].astype(str).str.len() if len(self.printed) else pd.Series([3])
+        word = max((len(w) for w in str(self.printed.columns[i]).split()), default=3)
+        return int(min(40, max(3, word, cells.quantile(0.9))))
 
     def html(self) -> str:
         head = "".join(f"<th>{html.escape(str(c))}</th>" for c in self.printed.columns)
@@ -178,9 +188,22 @@ def run_notes(exp, column: str) -> str:
     return f" {head} — " + " | ".join(f"{cfg}: {n}" for cfg, n in by_cfg.items()) + "."
 
 
+# beside space amplification: what the engine stores besides data and index (runs.log_bytes, meta_bytes:
+# space_amp counts data + index only), in MiB, when the runs record it
+BESIDE_SPACE = [("log", "log_bytes"), ("metadata", "meta_bytes")]
+UNITS.update({"log": ("MiB", 1), "metadata": ("MiB", 1)})
+
+
 def kind_table(exp, kind: str) -> Table:
-    """One table of KINDS for one experiment (the paper's, and notebook.rum_summary's)."""
+    """One table of KINDS for one experiment (the paper's, and notebook.rum_summary's); the RUM table
+    with the log and metadata bytes beside space amplification when the runs record them."""
     title, cols = KINDS[kind]
+    if kind == "rum":
+        extra = [(h, c) for h, c in BESIDE_SPACE if c in exp.runs and pd.to_numeric(exp.runs[c], errors="coerce").notna().any()]
+        if extra:
+            runs = exp.runs.assign(**{f"{c}.mib": pd.to_numeric(exp.runs[c], errors="coerce") / 2**20 for _, c in extra})
+            exp = type(exp)(exp.key, exp.workload, exp.params, runs, exp.op_unit, exp.configs, exp.name)
+            cols = cols + [(h, f"{c}.mib") for h, c in extra]
     return build(exp, kind, title, cols, {h: UNITS[h][1] for h, _ in cols}, {h: UNITS[h][0] for h, _ in cols})
 
 

@@ -11,6 +11,10 @@
                                                     ({#tab-…}, {#fig-…}), cross-references ([@…])
   paper.pdf, paper.html                             paper.md typeset (engbench.report.manuscript);
                                                     the HTML self-contained (CSS and figures inline)
+  supplement.md, supplement.pdf, supplement.html    the supplement (paper/supplement.md.j2 beside the
+                                                    paper's template): every claim, every experiment's
+                                                    tables, methods, runs; the paper (paper.md.j2) is
+                                                    the short text (front, sources, published_vs)
 
 Labels (label()): "tab-" + the table's file stem, "fig-" + the figure's, "sec-" + a section's
 name, every run of characters other than letters, digits, _ and - turned into one "-".
@@ -263,7 +267,7 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
     nums.update(front.numbers(fnd_frame))
     pub_dir = default_published_dir()
     scaling = front.scaling_table(runs, pd.read_csv(pub_dir / "numbers_in_text.csv", dtype=str), pub_dir)
-    source_secs = sources.sections(fnd_frame, pub_dir, proc, fnd_items)
+    source_secs = sources.sections(fnd_frame, pub_dir, proc, fnd_items, pub_frame)
     pub_paper = published_checks.paper_tables(pub_frame)
     for t in [scaling, *pub_paper] + [x for s in source_secs for x in [s["claims"], *s["tables"]] if x is not None]:
         write_table(t, build_dir / "tables")

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import verdicts
 from ..normalize import views
 from .comparison_tables import UNITS, Table, cell, fmt
 from .roles import role
@@ -71,7 +72,17 @@ PER_200K_PUBLISHED = {"vm.cs": "vm_cs_per_200k_inserts", "vm.us+sy": "vm_us_plus
 ENGINE_003 = {"WiredTiger b-tree": "wiredtiger", "WiredTiger LSM": "wiredtiger-lsm", "mmapv1": "lmdb"}
 
 
-def iibench_003(runs, pub_dir) -> list[Table]:
+def _otherwise(checks, table: str) -> str:
+    """What the published checks say of this table's values that hold only under another definition
+    (engbench.published: benign_definition), as a sentence for a caption; "" when none."""
+    if checks is None or "benign_definition" not in checks:
+        return ""
+    f = checks[(checks["table"] == table) & (checks["verdict"] == verdicts.HOLDS_OTHERWISE)]
+    return "".join(f" {len(g)} of its printed values fit “{d}” ([@sec-published])."
+                   for d, g in f.groupby("benign_definition", sort=True))
+
+
+def iibench_003(runs, pub_dir, checks=None) -> list[Table]:
     pub = _read(pub_dir, "003_iibench_per_200k_inserts.csv")
     mine = reproduction(runs, "003")
     if mine.empty:
@@ -99,9 +110,8 @@ def iibench_003(runs, pub_dir) -> list[Table]:
                    "The source's rows as printed (its caches 144G, 32G, 8G) and, under each, this reproduction's "
                    "runs at the cache of the same rank (mean (min–max) of n runs; the cache as a multiple of "
                    "the index the runs built); vm.us+sy is vmstat's us+sy × 1e6 ÷ inserts/s, as the source "
-                   "computes it. The source's counts fit a request of 1000 documents better than 200k inserts "
-                   "(Section 8): its rows are about 1/200 of what its heading says. LMDB stands in for mmapv1 "
-                   "and ran at the largest cache only, as mmapv1 did.", rows, heads)]
+                   "computes it." + _otherwise(checks, "003_iibench_per_200k_inserts.csv") + " LMDB stands in for "
+                   "mmapv1 and ran at the largest cache only, as mmapv1 did.", rows, heads)]
 
 
 ENGINE_000 = {"MongoRocks": "rocksdb", "WiredTiger": "wiredtiger"}
@@ -133,6 +143,36 @@ def linkbench_000(runs, pub_dir) -> list[Table]:
                           "(min–max) of n runs; RocksDB for MongoRocks, WiredTiger's library for MongoDB's). size: "
                           "data + index.", rows, heads))
     return out
+
+
+LOAD_PUBLISHED = [("ips (inserts/s)", "ips", "q", 0), ("wKB/i (KB/insert)", "wkb_per_insert", "wkb_per_op", 2),
+                  ("Mcpu/i ((us+sy)·1e6/ips)", "mcpu_per_insert", "mcpu_per_op", 0), ("size (GB)", "size_gb", None, 1),
+                  ("rss (GB)", "rss_gb", "rss_gb", 2)]
+
+
+def linkbench_load_000(runs, loads, pub_dir) -> list[Table]:
+    """The source's load tables (cached and IO-bound in one: its rows, then ours) beside the loads
+    measured here over their windows (the loads table; the size at the end of a load is not recorded)."""
+    mine = reproduction(runs, "000")
+    if mine.empty or loads is None:
+        return []
+    ld = loads[loads["run_id"].isin(mine["run_id"]) & loads["window"].astype(bool)].merge(
+        mine[["run_id", "engine", "experiment"]], on="run_id")
+    heads = ["engine, database", "row"] + [h for h, *_ in LOAD_PUBLISHED]
+    rows = []
+    for database, label in (("cached", "cached"), ("iobound", "IO-bound")):
+        for r in _read(pub_dir, f"000_linkbench_load_{database}.csv").to_dict("records"):
+            rows.append([f"{r['engine_label_as_printed']}, {label}", PUBLISHED] + [_pub_cell(r[c]) for _, c, *_ in LOAD_PUBLISHED])
+            engine = ENGINE_000.get(r["engine"])
+            g = ld[(ld["engine"] == engine) & ld["experiment"].str.contains(
+                rf"linkbench, {database}, {re.escape(str(r['compressor']))}$", regex=True)] if engine else ld.iloc[0:0]
+            if len(g):
+                rows.append([f"{role(engine)}, {r['compressor']}", f"{HERE}, n={len(g)}"]
+                            + [cell(_stat(g[col]), rule) if col else "—" for _, _, col, rule in LOAD_PUBLISHED])
+    return [_table("paper.published.000.load", "Source 000's load tables, per insert: published and here",
+                   "The source's cached (maxid1=2M) and IO-bound (40M) loads as printed and, under each, the loads of "
+                   "this reproduction's runs of the same engine and compressor over their measured windows (mean "
+                   "(min–max) of n runs; an insert is a node or a link). —: not recorded.", rows, heads)]
 
 
 def sysbench_001(runs, steps, pub_dir) -> list[Table]:
@@ -228,17 +268,18 @@ def cache_004(runs, cache_pollution, pub_dir) -> list[Table]:
                    "over the cold pass, none before it; mean (min–max) of n runs).", rows, heads)]
 
 
-def tables(doc: str, proc: dict, pub_dir) -> list[Table]:
-    """The published-vs-here tables of source document `doc`."""
+def tables(doc: str, proc: dict, pub_dir, checks=None) -> list[Table]:
+    """The published-vs-here tables of source document `doc` (checks: the published checks frame, for
+    what a caption says of the printed values)."""
     runs = proc["runs"]
     if doc == "000":
-        return linkbench_000(runs, pub_dir)
+        return linkbench_000(runs, pub_dir) + linkbench_load_000(runs, proc.get("loads"), pub_dir)
     if doc == "001":
         return sysbench_001(runs, proc.get("steps"), pub_dir)
     if doc == "002":
         return bulk_002(runs, pub_dir)
     if doc == "003":
-        return iibench_003(runs, pub_dir)
+        return iibench_003(runs, pub_dir, checks)
     if doc == "004":
         return cache_004(runs, proc.get("cache_pollution"), pub_dir)
     return []

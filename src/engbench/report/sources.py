@@ -70,7 +70,8 @@ def charts(frame: pd.DataFrame, doc: str, items: list) -> list[tuple[str, str]]:
              "their mean.", figs[r["id"]]) for r in f.head(CHARTS).to_dict("records")]
 
 
-def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None, items: list = ()) -> list[dict]:
+def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None, items: list = (),
+             checks: pd.DataFrame | None = None) -> list[dict]:
     """One dict per source document: seed, title, date, key (its citation), claims (Table | None),
     counts (verdict sentence), tables (its own tables, published beside here: published_vs), figures
     (charts: the findings' own charts, in the supplement too)."""
@@ -79,6 +80,6 @@ def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None, items
         f = frame[frame["source"].astype(str).str.startswith(d["seed"])]
         out.append({**d, "key": f"source-{d['seed']}", "claims": claims_table(frame, d["seed"]),
                     "verdicts": verdict_sentence(f) if len(f) else "none", "n_claims": len(f),
-                    "tables": published_vs.tables(d["seed"], proc, published_dir) if proc else [],
+                    "tables": published_vs.tables(d["seed"], proc, published_dir, checks) if proc else [],
                     "figures": charts(frame, d["seed"], list(items))})
     return out
