@@ -118,3 +118,14 @@ def test_rows_are_named_by_role():
     assert roles.engine_of("WT B-tree, small cache (16 MiB = 0.25× index), direct IO") == "wiredtiger"
     assert roles.engine_of("WT LSM, small cache (16 MiB)") == "wiredtiger-lsm"
     assert roles.engine_of("rocksdb") == "rocksdb"
+
+
+def test_a_published_beside_measured_row_never_averages_different_knobs():
+    """published_vs refuses a measured row whose runs' knobs differ (the paper's own tables pick runs by
+    engine and experiment: a reproduction that ran two caches under one experiment name is named)."""
+    from engbench.report import published_vs
+    runs = pd.DataFrame({"run_id": ["a", "b", "c"], "engine": ["wiredtiger-lsm"] * 3,
+                         "knob.wiredtiger.cache_size": [16, 16, 64]})
+    assert len(published_vs.one_config(runs, runs.iloc[:2], "row")) == 2
+    with pytest.raises(published_vs.MergedRows, match="row: 3 runs whose knob.wiredtiger.cache_size differ"):
+        published_vs.one_config(runs, runs, "row")

@@ -39,6 +39,20 @@ def reproduction(runs: pd.DataFrame, doc: str) -> pd.DataFrame:
     return runs[runs["experiment"].astype(str).str.startswith(f"reproduce {doc}")]
 
 
+class MergedRows(ValueError):
+    """A measured row would average runs whose knobs differ."""
+
+
+def one_config(runs: pd.DataFrame, sub: pd.DataFrame, what: str) -> pd.DataFrame:
+    """`sub` (rows of one measured row, with run_id) when its runs share every knob (the runs table's
+    knob.* columns), else MergedRows naming the row and the knobs that differ."""
+    mine = runs[runs["run_id"].isin(sub["run_id"])]
+    differ = [c for c in runs.columns if c.startswith("knob.") and mine[c].astype(str).nunique() > 1]
+    if differ:
+        raise MergedRows(f"{what}: {mine['run_id'].nunique()} runs whose {', '.join(differ)} differ in one row")
+    return sub
+
+
 def _stat(values) -> tuple:
     v = pd.to_numeric(pd.Series(list(values), dtype=object), errors="coerce").dropna()
     if v.empty:
@@ -98,6 +112,7 @@ def iibench_003(runs, pub_dir, checks=None) -> list[Table]:
         rows.append([r["engine_label_as_printed"], PUBLISHED] + [_pub_cell(r[PER_200K_PUBLISHED[h]], UNITS[h][1]) for h, _ in cols])
         engine, exp = ENGINE_003.get(r["engine"]), pair.get(r["cache_gb"])
         g = mine[(mine["engine"] == engine) & (mine["experiment"] == exp)] if engine and exp else mine.iloc[0:0]
+        g = one_config(runs, g, f"003 {r['engine_label_as_printed']}")
         if g.empty:
             continue
         cache = pd.to_numeric(g["engine_cache_bytes"], errors="coerce").median()
@@ -132,7 +147,7 @@ def linkbench_000(runs, pub_dir) -> list[Table]:
             engine = ENGINE_000.get(r["engine"])
             g = mine[(mine["engine"] == engine) & mine["experiment"].str.contains(
                 rf"linkbench, {database}, {re.escape(str(r['compressor']))}$", regex=True)] if engine else mine.iloc[0:0]
-            if len(g):
+            if len(one_config(runs, g, f"000 {database} {r['engine_label_as_printed']}")):
                 rows.append([f"{role(engine)}, {r['compressor']}", f"{HERE}, n={len(g)}"]
                             + [cell(_stat(_col(g, c)), UNITS[h][1]) for h, c in cols])
         if mine.empty:
@@ -166,7 +181,7 @@ def linkbench_load_000(runs, loads, pub_dir) -> list[Table]:
             engine = ENGINE_000.get(r["engine"])
             g = ld[(ld["engine"] == engine) & ld["experiment"].str.contains(
                 rf"linkbench, {database}, {re.escape(str(r['compressor']))}$", regex=True)] if engine else ld.iloc[0:0]
-            if len(g):
+            if len(one_config(runs, g, f"000 load {database} {r['engine_label_as_printed']}")):
                 rows.append([f"{role(engine)}, {r['compressor']}", f"{HERE}, n={len(g)}"]
                             + [cell(_stat(g[col]), rule) if col else "—" for _, _, col, rule in LOAD_PUBLISHED])
     return [_table("paper.published.000.load", "Source 000's load tables, per insert: published and here",
@@ -194,7 +209,7 @@ def sysbench_001(runs, steps, pub_dir) -> list[Table]:
             by = dict(zip(g["clients"], g[pcol]))
             rows.append([conf, PUBLISHED] + [_pub_cell(by.get(c), rule) if c in by else "—" for c in clients])
         for engine, g in st.groupby("engine", sort=True):
-            n = g["run_id"].nunique()
+            n = one_config(runs, g, f"001 {engine}")["run_id"].nunique()
             rows.append([role(engine), f"{HERE}, n={n}"] + [
                 cell(_stat(g.loc[g["clients"] == c, col]), rule) if (g["clients"] == c).any() else "—" for c in clients])
         out.append(_table(f"paper.published.001.{metric}", f"Source 001's update-only sysbench, {title}: published "
@@ -221,7 +236,7 @@ def bulk_002(runs, pub_dir) -> list[Table]:
         d, i = printed(variant, "data file") / docs, printed(variant, "index file") / docs
         per[(PUBLISHED, variant)] = (d, i)
         rows.append([variant, PUBLISHED, fmt(d, 2), fmt(i, 2), fmt(docs, 0), "—"])
-        g = mine[mine["experiment"].str.endswith(here)]
+        g = one_config(runs, mine[mine["experiment"].str.endswith(here)], f"002 {variant}")
         n = pd.to_numeric(g["documents_inserted"], errors="coerce")
         dd = pd.to_numeric(g["data_bytes"], errors="coerce") / n
         ii = pd.to_numeric(g["index_bytes"], errors="coerce") / n
@@ -251,7 +266,7 @@ def cache_004(runs, cache_pollution, pub_dir) -> list[Table]:
                  "after": ("hot_cache_bytes_end", "cold_cache_bytes_end", "hot_evicted_pass", "cold_evicted_pass")}
     rows = []
     for ro in ("FALSE", "TRUE"):
-        g = cp[cp["read_once"].astype(str).str.upper() == ro]
+        g = one_config(runs, cp[cp["read_once"].astype(str).str.upper() == ro], f"004 read_once {ro}")
         for when in ("before", "after"):
             def pub(frame, coll, unit):
                 v = frame[(frame["read_once"] == ro) & (frame["row_as_printed"] == when) & (frame["collection"] == coll)][unit]
