@@ -211,12 +211,12 @@ def xref_number(link_text: str) -> str:
     return f"{m.group(1)} " if m else "\0never"
 
 
-def declared_figures(build_dir: Path) -> list[tuple[str, str]]:
-    """(caption, relative path) of every figure the build's paper.md references, in order; each
-    must exist in build/figures/."""
-    refs = FIGURE_REF.findall((Path(build_dir) / "paper.md").read_text())
+def declared_figures(build_dir: Path, stem: str = "paper") -> list[tuple[str, str]]:
+    """(caption, relative path) of every figure the build's <stem>.md (the paper's, or its supplement's)
+    references, in order; each must exist in build/figures/."""
+    refs = FIGURE_REF.findall((Path(build_dir) / f"{stem}.md").read_text())
     for _, rel in refs:
-        assert (Path(build_dir) / rel).is_file(), f"paper.md references {rel}, which the build did not write"
+        assert (Path(build_dir) / rel).is_file(), f"{stem}.md references {rel}, which the build did not write"
     return refs
 
 
@@ -257,7 +257,7 @@ def start_browser():
 
 def inspect(driver, html: Path, build_dir: Path | None = None) -> PageReport:
     """Load `html` (a local file) and report on it. `build_dir` (default: the file's folder) holds
-    the paper.md whose figure references the page must show."""
+    the <page>.md (paper.md, supplement.md) whose figure references the page must show."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -277,7 +277,7 @@ def inspect(driver, html: Path, build_dir: Path | None = None) -> PageReport:
     report = PageReport(url=driver.current_url, title=driver.title,
                         h1=[e.text for e in driver.find_elements(By.TAG_NAME, "h1")],
                         figures=figures, console=driver.get_log("browser"), resources=resources,
-                        declared=declared_figures(build_dir), **manuscript,
+                        declared=declared_figures(build_dir, html.stem), **manuscript,
                         bib_keys=BIB_ENTRY.findall(bib.read_text()) if bib.is_file() else [])
     return report
 

@@ -1,6 +1,7 @@
 """`engbench verify`: the reviewer's path from the committed paper back to the raw captures —
 check every run directory's SHA256SUMS, reprocess the raw captures into a temporary directory,
-rebuild the paper's tables, figures and numbers, and name every difference from paper/build/.
+rebuild the paper's and its supplement's tables, figures and numbers, and name every difference from
+paper/build/.
 Exit status 0 iff everything matched."""
 
 import sys
@@ -10,7 +11,7 @@ from engbench import paths
 
 
 def register(sub):
-    p = sub.add_parser("verify", help="check the run directories and that the committed paper recomputes")
+    p = sub.add_parser("verify", help="check the run directories and that the committed paper and its supplement recompute")
     p.add_argument("--raw", type=Path, default=None,
                    help="run directories (default $ENGBENCH_RAW_DIR or data/raw)")
     p.add_argument("--paper", type=Path, default=paths.REPO / "paper",
