@@ -19,6 +19,7 @@ enum class ParamType {
   Bytes,   // integer byte count; also "64KB", "512MB", "1GB", "2GiB" (KB/MB/GB = powers of 1024)
   Double,  // floating point
   String,  // free text
+  Name,    // one file-system name (a table, collection or prefix): see kNameRule
   Enum,    // one of `choices`
   IntList  // list of integers, e.g. [1,2,4] or "1,2,4"
 };
@@ -37,6 +38,22 @@ inline Range at_most(double hi) { return {std::nullopt, hi}; }    // <= hi
 inline Range in_range(double lo, double hi) { return {lo, hi}; }  // [lo, hi]
 inline Range above(double lo) { return {lo, std::nullopt, true, false}; }               // > lo
 inline Range strictly_between(double lo, double hi) { return {lo, hi, true, true}; }  // (lo, hi)
+
+// What a ParamType::Name value is: it names tables, collections and their files inside the run's
+// data directory (WiredTiger's <name>.wt, a MariaDB table's .ibd), so never a path: no '/', no
+// '..', no NUL, nothing an SQL statement would need quoted.
+constexpr size_t kNameMax = 48;
+bool is_file_name(const std::string& s);  // 1..kNameMax of [A-Za-z0-9_] (core/param_parse.cc)
+std::string name_rule();                  // the rule in words, as refusals and `describe` say it
+
+// Upper bounds of the counts that become threads, per-request buffers or tables (issue 42 item 4): fixed, so
+// `describe` states them, and far above any experiment (the shipped ones use at most 32 threads). A
+// request's buffers inside these bounds are checked against the machine's memory by the workload's
+// check (need_memory, workload.h).
+constexpr double kMaxThreads = 1024;        // threads of one kind (ycsb threads, sysbench clients)
+constexpr double kMaxBatch = 1000000;       // documents, rows or keys per request or transaction
+constexpr double kMaxRowsPerRead = 1000000;  // rows one read returns (a scan, a range query, a links list)
+constexpr double kMaxFields = 1000;         // fields per document (ycsb fieldcount)
 
 constexpr double kKiB = 1024.0, kMiB = kKiB * 1024, kGiB = kMiB * 1024, kTiB = kGiB * 1024;
 

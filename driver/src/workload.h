@@ -75,6 +75,12 @@ struct WorkloadInfo {
 
 const std::vector<WorkloadInfo>& workload_registry();
 
+// The machine's physical memory in bytes (sysconf).
+double machine_memory_bytes();
+// Appends "bad value for param <names>: ..." when `bytes` (the buffers of a run's requests at once, as
+// `what` says) exceed half the machine's memory: the rest is the engine's and the OS's.
+void need_memory(const std::string& names, double bytes, const std::string& what, std::vector<std::string>* problems);
+
 // Parameters every workload has (appended to each workload's own list).
 std::vector<ParamSpec> common_params();
 

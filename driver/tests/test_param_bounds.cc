@@ -203,41 +203,42 @@ TEST(ParamBounds, EveryReplacedCheckAcceptsAndRefusesTheSameValues) {
   };
   const json n = nullptr;
   const int64_t M = int64_t(1) << 20, T = int64_t(1) << 40;
+  const int64_t B = 1000000, H = 1024;  // kMaxBatch / kMaxRowsPerRead, kMaxThreads (issue 42 item 4)
   const std::vector<Case> cases = {
       // iibench
-      {"iibench", "null", "loader_threads", 0, 1, n, n},
-      {"iibench", "null", "query_threads", -1, 0, n, n},
-      {"iibench", "null", "batch", 0, 1, n, n},
-      {"iibench", "null", "docs_per_txn", -1, 0, n, n},
+      {"iibench", "null", "loader_threads", 0, 1, H, H + 1},
+      {"iibench", "null", "query_threads", -1, 0, H, H + 1},
+      {"iibench", "null", "batch", 0, 1, B, B + 1},
+      {"iibench", "null", "docs_per_txn", -1, 0, B, B + 1},
       {"iibench", "null", "max_rows", -1, 0, n, n},
       {"iibench", "null", "num_secondary_indexes", -1, 0, 3, 4},
-      {"iibench", "null", "num_char_fields", -1, 0, n, n},
+      {"iibench", "null", "num_char_fields", -1, 0, 1000, 1001},
       {"iibench", "null", "length_char_fields", -1, 0, M, M + 1},
       {"iibench", "null", "percent_compressible", -1, 0, 100, 101},
       {"iibench", "null", "data_length", -1, 0, 4000, 4001},
-      {"iibench", "null", "query_limit", 0, 1, n, n},
+      {"iibench", "null", "query_limit", 0, 1, B, B + 1},
       // fillseq
       {"fillseq", "null", "num", 0, 1, n, n},
       {"fillseq", "null", "key_size", 7, 8, 4096, 4097},
       {"fillseq", "null", "value_size", -1, 0, M, M + 1},
-      {"fillseq", "null", "batch", 0, 1, n, n},
-      {"fillseq", "null", "threads", 0, 1, n, n},
+      {"fillseq", "null", "batch", 0, 1, B, B + 1},
+      {"fillseq", "null", "threads", 0, 1, H, H + 1},
       {"fillseq", "null", "compressible_pct", -1, 0, 100, 101},
       // sysbench-update (clients: each element)
       {"sysbench-update", "null", "clients", json::array({0}), json::array({1}), json::array({1024}),
        json::array({1025})},
       {"sysbench-update", "null", "tables", 0, 1, 1024, 1025},
       {"sysbench-update", "null", "table_size", 0, 1, n, n},
-      {"sysbench-update", "null", "load_batch", 0, 1, n, n},
+      {"sysbench-update", "null", "load_batch", 0, 1, B, B + 1},
       {"sysbench-update", "null", "updates_per_step", -1, 0, n, n},
       {"sysbench-update", "null", "seconds_per_step", -0.001, 0.0, n, n},
       // bulk-insert
       {"bulk-insert", "null", "num", -1, 0, n, n},
-      {"bulk-insert", "null", "batch", 0, 1, n, n},
-      {"bulk-insert", "null", "threads", 0, 1, n, n},
-      {"bulk-insert", "null", "docs_per_txn", -1, 0, n, n},
+      {"bulk-insert", "null", "batch", 0, 1, B, B + 1},
+      {"bulk-insert", "null", "threads", 0, 1, H, H + 1},
+      {"bulk-insert", "null", "docs_per_txn", -1, 0, B, B + 1},
       // cache-pollution
-      {"cache-pollution", "null", "threads", 0, 1, n, n},
+      {"cache-pollution", "null", "threads", 0, 1, H, H + 1},
       {"cache-pollution", "null", "hot_docs", 0, 1, n, n},
       {"cache-pollution", "null", "cold_docs", 0, 1, n, n},
       {"cache-pollution", "null", "doc_size", -1, 0, M, M + 1},
@@ -245,12 +246,12 @@ TEST(ParamBounds, EveryReplacedCheckAcceptsAndRefusesTheSameValues) {
       {"cache-pollution", "null", "after_seconds", -0.001, 0.0, n, n},
       // linkbench
       {"linkbench", "null", "maxid1", 1, 2, n, n},
-      {"linkbench", "null", "link_type_count", 0, 1, n, n},
-      {"linkbench", "null", "threads", 0, 1, n, n},
-      {"linkbench", "null", "loaders", 0, 1, n, n},
-      {"linkbench", "null", "load_batch", 0, 1, n, n},
+      {"linkbench", "null", "link_type_count", 0, 1, 1000, 1001},
+      {"linkbench", "null", "threads", 0, 1, H, H + 1},
+      {"linkbench", "null", "loaders", 0, 1, H, H + 1},
+      {"linkbench", "null", "load_batch", 0, 1, B, B + 1},
       {"linkbench", "null", "requests", -1, 0, n, n},
-      {"linkbench", "null", "getlinklist_limit", 0, 1, n, n},
+      {"linkbench", "null", "getlinklist_limit", 0, 1, B, B + 1},
       {"linkbench", "null", "addlink", -0.001, 0.0, n, n},
       {"linkbench", "null", "deletenode", -0.001, 0.0, n, n},
       {"linkbench", "null", "link_read_shape", 0.0, 1e-9, n, n},
@@ -267,11 +268,12 @@ TEST(ParamBounds, EveryReplacedCheckAcceptsAndRefusesTheSameValues) {
       {"ycsb", "null", "minscanlength", 0, 1, n, n},
       {"ycsb", "null", "zeropadding", 0, 1, 64, 65},
       {"ycsb", "null", "threads", 0, 1, 1024, 1025},
-      {"ycsb", "null", "load_batch", 0, 1, n, n},
+      {"ycsb", "null", "load_batch", 0, 1, B, B + 1},
+      {"ycsb", "null", "maxscanlength", 0, 1, B, B + 1},
       {"ycsb", "null", "zipfianconstant", 0.0, 1e-9, 0.999999, 1.0},
       // engines (their checks at open), WiredTiger's own cache limits, engbench's MariaDB options
       {"fillseq", "wiredtiger", "wiredtiger.checkpoint_interval_s", -1, 0, n, n},
-      {"fillseq", "rocksdb", "rocksdb.max_background_jobs", 0, 1, n, n},
+      {"fillseq", "rocksdb", "rocksdb.max_background_jobs", 0, 1, H, H + 1},
       {"fillseq", "rocksdb", "rocksdb.bloom_bits_per_key", -1, 0, n, n},
       {"fillseq", "sqlite", "sqlite.page_size", 256, 512, 65536, 131072},
       {"fillseq", "wiredtiger", "wiredtiger.cache_size", M - 1, M, 10 * T, 10 * T + 1},
@@ -386,4 +388,17 @@ TEST(ParamBounds, DescribeCarriesEachRangeAndUnit) {
     EXPECT_EQ(cs["unit"], "bytes");
     EXPECT_EQ(cs["range"], "in [1MiB, 10TiB]");
   }
+}
+
+// A name that reaches the file system (ParamType::Name: tables, collections, their prefixes; a target's
+// database) is one plain component: a path, '..', a separator or NUL is refused (issue 42 item 3).
+TEST(ParamBounds, NamesAreOneFileSystemComponent) {
+  const std::vector<std::string> good = {"bulk", "cp_", "purchases_index", "T2", std::string(eb::kNameMax, 'x')};
+  for (const auto& ok : good) EXPECT_TRUE(eb::is_file_name(ok)) << ok;
+  const std::vector<std::string> bad = {"", "..", ".", "../../x", "/tmp/x", "a/b", "a b", "a-b", "x;DROP",
+                                        std::string("a\0b", 3), std::string(eb::kNameMax + 1, 'x')};
+  for (const auto& b : bad) EXPECT_FALSE(eb::is_file_name(b)) << b;
+  auto problems = problems_of(config("fillseq", "null", "/tmp/never-made", {{"table", "../../x"}}, json::object()));
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("'table': expected one file-system name"), std::string::npos) << problems[0];
 }

@@ -185,6 +185,9 @@ void resolve_target(const json& raw, const json& knobs, ResolvedConfig* out, std
         else if (it.key() == "port" ? !it.value().is_number_integer() : !it.value().is_string())
           problems->push_back("bad value for target key '" + it.key() + "': expected " +
                               (it.key() == "port" ? "an integer" : "a string"));
+        else if (it.key() == "database" && !is_file_name(it.value().get<std::string>()))
+          problems->push_back("bad value for target key 'database': expected " + name_rule() + ", got " +
+                              it.value().dump());
       }
       if (t.check_connection) t.check_connection(out->target_conn, problems);
     }

@@ -101,6 +101,7 @@ std::string expected(const ParamSpec& spec) {
     case ParamType::Bytes: return "a byte count" + range + " (integer, or like 64KB, 512MB, 1GB, 2GiB)";
     case ParamType::Double: return "a number" + range;
     case ParamType::String: return "a string";
+    case ParamType::Name: return name_rule();
     case ParamType::Enum: return "one of: " + join(spec.choices);
     case ParamType::IntList: return "a list of integers" + range + " (like [1,2,4] or \"1,2,4\")";
   }
@@ -146,10 +147,23 @@ const char* param_type_name(ParamType t) {
     case ParamType::Bytes: return "bytes";
     case ParamType::Double: return "double";
     case ParamType::String: return "string";
+    case ParamType::Name: return "name";
     case ParamType::Enum: return "enum";
     case ParamType::IntList: return "int_list";
   }
   return "?";
+}
+
+bool is_file_name(const std::string& s) {
+  if (s.empty() || s.size() > kNameMax) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::string name_rule() {
+  return "one file-system name: 1 to " + std::to_string(kNameMax) +
+         " letters, digits or '_' (no '/', '..' or other path; it names tables and files inside the data directory)";
 }
 
 bool parse_bytes(const std::string& s0, int64_t* out) {
@@ -262,6 +276,7 @@ bool parse_typed(const ParamSpec& spec, const json& v, json* out) {
     case ParamType::Bytes: return parse_bytes_value(v, out);
     case ParamType::Double: return parse_double(v, out);
     case ParamType::String: return parse_string(v, out);
+    case ParamType::Name: return v.is_string() && is_file_name(v.get<std::string>()) && parse_string(v, out);
     case ParamType::Enum: return parse_enum(spec.choices, v, out);
     case ParamType::IntList: return parse_int_list(v, out);
   }

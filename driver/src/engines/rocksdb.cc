@@ -67,7 +67,7 @@ std::vector<ParamSpec> rocksdb_knobs() {
        "O_DIRECT for flush and compaction I/O"},
       {"wal", ParamType::Bool, true, "write-ahead log (false = WriteOptions.disableWAL)"},
       {"sync", ParamType::Bool, false, "fsync the WAL at every write (WriteOptions.sync)"},
-      {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads", at_least(1)},
+      {"max_background_jobs", ParamType::Int, 2, "flush + compaction threads", in_range(1, kMaxThreads)},
       {"compaction_readahead_size", ParamType::Bytes, int64_t(0),
        "read size of compaction inputs (0 = RocksDB 7.x's default: block by block, each a device read when "
        "uncached; later RocksDB defaults to 2MB)"},

@@ -1,4 +1,5 @@
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <thread>
 
@@ -24,6 +25,19 @@ const std::vector<WorkloadInfo>& workload_registry() {
                                           bulk_insert_info(), linkbench_info(),
                                           cache_pollution_info(), ycsb_info()};
   return v;
+}
+
+double machine_memory_bytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
+void need_memory(const std::string& names, double bytes, const std::string& what, std::vector<std::string>* problems) {
+  double mem = machine_memory_bytes();
+  if (mem <= 0 || bytes <= mem / 2) return;
+  auto mib = [](double b) { return std::to_string(static_cast<long long>(b / (1 << 20))); };
+  problems->push_back("bad value for param " + names + ": " + what + " need about " + mib(bytes) +
+                      " MiB at once, more than half this machine's memory (" + mib(mem) + " MiB); lower them");
 }
 
 std::vector<ParamSpec> common_params() {

@@ -156,6 +156,9 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
     if (!ok) problems->push_back("bad value for param " + msg);
   };
   need(p_int(p, "num") > 0 || p_dbl(p, "max_seconds") > 0, "'num'/'max_seconds': set at least one bound");
+  // every loader builds its batch (a document: an id of at most 12 bytes in ~64 bytes of encoding)
+  need_memory("'batch'/'threads'", 64.0 * static_cast<double>(p_int(p, "batch")) * static_cast<double>(p_int(p, "threads")),
+              "the loaders' batches", problems);
 }
 
 }  // namespace
@@ -166,8 +169,8 @@ WorkloadInfo bulk_insert_info() {
   w.description = "unordered batch inserts of tiny documents {_id: int64 | ObjectId} (journal/compression via engine knobs)";
   w.params = {
       {"num", ParamType::Int, int64_t{1000000}, "documents to insert (0 = until max_seconds)", at_least(0)},
-      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)", at_least(1)},
-      {"threads", ParamType::Int, int64_t{1}, "loader threads (disjoint id ranges)", at_least(1)},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request (one transaction)", in_range(1, kMaxBatch)},
+      {"threads", ParamType::Int, int64_t{1}, "loader threads (disjoint id ranges)", in_range(1, kMaxThreads)},
       {"id_index", ParamType::Bool, true, "keep MongoDB's _id index"},
       {"shuffle_batches", ParamType::Bool, false, "insert each batch's ids in random order"},
       {"id_type", ParamType::Enum, std::string("int64"),
@@ -176,8 +179,8 @@ WorkloadInfo bulk_insert_info() {
        {"int64", "objectid"}},
       {"docs_per_txn", ParamType::Int, int64_t{0},
        "documents per transaction (commit) within a batch; 0 = the whole batch (1 = MongoDB 3.0's commit per document)",
-       at_least(0)},
-      {"collection", ParamType::String, std::string("bulk"), "collection name"},
+       in_range(0, kMaxBatch)},
+      {"collection", ParamType::Name, std::string("bulk"), "collection name"},
       {"collection_per_loader", ParamType::Bool, false,
        "each loader fills its own collection <collection>_<t> (the source's 16 loaders, 16 collections)"},
   };

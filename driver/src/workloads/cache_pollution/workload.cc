@@ -307,7 +307,7 @@ WorkloadInfo cache_pollution_info() {
        at_least(1)},
       {"doc_size", ParamType::Int, int64_t{1000}, "bytes of the string field v per document", in_range(0, 1 << 20),
        "bytes"},
-      {"threads", ParamType::Int, int64_t{1}, "hot readers (random point reads)", at_least(1)},
+      {"threads", ParamType::Int, int64_t{1}, "hot readers (random point reads)", in_range(1, kMaxThreads)},
       {"cold_action", ParamType::Enum, std::string("scan"), "scan: read every cold document; index: build an index over them",
        {"scan", "index"}},
       {"read_once", ParamType::Bool, false, "cold pass with read_once cursors (WiredTiger read_once, RocksDB fill_cache=false)"},
@@ -316,7 +316,7 @@ WorkloadInfo cache_pollution_info() {
        at_least(0), "s"},
       {"warm_hot", ParamType::Bool, true,
        "scan the hot collection once after the load (and after the run's reopen / page-cache drop) so it starts cached"},
-      {"collection_prefix", ParamType::String, std::string("cp_"), "collections <prefix>hot and <prefix>cold"},
+      {"collection_prefix", ParamType::Name, std::string("cp_"), "collections <prefix>hot and <prefix>cold"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.make = [] { return std::unique_ptr<Workload>(new CachePollution()); };

@@ -172,15 +172,21 @@ WorkloadInfo fillseq_info() {
       {"value_size", ParamType::Int, int64_t{100}, "value bytes", in_range(0, 1 << 20), "bytes"},
       {"compressible_pct", ParamType::Int, int64_t{50}, "percent of each value that is zero bytes", in_range(0, 100),
        "percent"},
-      {"batch", ParamType::Int, int64_t{1000}, "keys per transaction", at_least(1)},
-      {"threads", ParamType::Int, int64_t{1}, "writer threads (key ranges: see key_order)", at_least(1)},
+      {"batch", ParamType::Int, int64_t{1000}, "keys per transaction", in_range(1, kMaxBatch)},
+      {"threads", ParamType::Int, int64_t{1}, "writer threads (key ranges: see key_order)", in_range(1, kMaxThreads)},
       {"key_order", ParamType::Enum, std::string("ranges"),
        "ranges: each thread writes its own contiguous range; shared: every key comes from one atomic "
        "counter shared by the threads (all append at the end, like wtperf populate)",
        {"ranges", "shared"}},
-      {"table", ParamType::String, std::string("fillseq"), "table name"},
+      {"table", ParamType::Name, std::string("fillseq"), "table name"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
+  w.check = [](const ParamValues& p, std::vector<std::string>* problems) {
+    // every writer's transaction holds its batch of keys and values until it commits
+    double kv = static_cast<double>(p.at("key_size").get<int64_t>() + p.at("value_size").get<int64_t>());
+    need_memory("'batch'/'threads'/'value_size'", kv * static_cast<double>(p.at("batch").get<int64_t>()) *
+                static_cast<double>(p.at("threads").get<int64_t>()), "the writers' transactions", problems);
+  };
   w.make = [] { return std::unique_ptr<Workload>(new FillSeq()); };
   return w;
 }

@@ -383,6 +383,11 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
        "'query_threads': query threads need num_secondary_indexes >= 1 (the queries use them)");
   need(p_int(p, "max_rows") > 0 || p_dbl(p, "max_seconds") > 0,
        "'max_rows'/'max_seconds': set at least one bound");
+  // every loader builds its batch of documents (each ~ its string fields plus 100 bytes of numbers)
+  double doc = static_cast<double>(p_int(p, "num_char_fields")) * static_cast<double>(p_int(p, "length_char_fields")) + 100;
+  need_memory("'batch'/'loader_threads'/'num_char_fields'/'length_char_fields'",
+              doc * static_cast<double>(p_int(p, "batch")) * static_cast<double>(p_int(p, "loader_threads")),
+              "the loaders' batches of documents", problems);
 }
 
 }  // namespace
@@ -427,12 +432,12 @@ WorkloadInfo iibench_info() {
        "cannot end a bulk load on a table other sessions used); no effect on other variants, engines and targets"},
       {"max_rows", ParamType::Int, int64_t{100000000}, "documents to insert in total (split evenly across loader threads)",
        at_least(0)},
-      {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads", at_least(1)},
-      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request", at_least(1)},
+      {"loader_threads", ParamType::Int, int64_t{1}, "inserting threads", in_range(1, kMaxThreads)},
+      {"batch", ParamType::Int, int64_t{1000}, "documents per insert request", in_range(1, kMaxBatch)},
       {"docs_per_txn", ParamType::Int, int64_t{0},
        "documents per transaction within a request: 0 = the whole batch in one; 1 = each document on its own, "
        "as MongoDB commits the documents of an insert (KV engines; MariaDB: one INSERT per group; MongoDB: no effect)",
-       at_least(0)},
+       in_range(0, kMaxBatch)},
       {"generate_ahead", ParamType::Enum, std::string("server"),
        "server: on a server target each loader makes its next batch (documents and statement) on a helper thread "
        "while the current one is in flight, as iibench.py's generator process does; always: on embedded engines too "
@@ -442,18 +447,18 @@ WorkloadInfo iibench_info() {
       {"num_secondary_indexes", ParamType::Int, int64_t{3}, "0-3: {price,customerid}, {cashregisterid,price,customerid}, {price,dateandtime,customerid}",
        in_range(0, 3)},
       {"id_index", ParamType::Bool, true, "documents get an ObjectId _id with its own index, as in MongoDB"},
-      {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document", at_least(0)},
+      {"num_char_fields", ParamType::Int, int64_t{1}, "string fields cf1..cfN per document", in_range(0, kMaxFields)},
       {"length_char_fields", ParamType::Int, int64_t{1000}, "characters per string field", in_range(0, 1 << 20),
        "characters"},
       {"percent_compressible", ParamType::Int, int64_t{90}, "percent of each string that is 'a' (the rest random letters)",
        in_range(0, 100), "percent"},
-      {"query_threads", ParamType::Int, int64_t{0}, "range-query threads (queries 1,2,3 round robin)", at_least(0)},
-      {"query_limit", ParamType::Int, int64_t{10}, "rows per range query", at_least(1)},
+      {"query_threads", ParamType::Int, int64_t{0}, "range-query threads (queries 1,2,3 round robin)", in_range(0, kMaxThreads)},
+      {"query_limit", ParamType::Int, int64_t{10}, "rows per range query", in_range(1, kMaxRowsPerRead)},
       {"queries_per_second", ParamType::Double, 0.0, "total query rate over query threads (0 = unthrottled)",
        unbounded(), "1/s"},
       {"query_begin_docs", ParamType::Int, int64_t{1000000}, "queries start once this many documents were inserted"},
       {"query_fetch", ParamType::Bool, false, "fetch each row's document (the original's queries are covered: indexed fields only)"},
-      {"collection", ParamType::String, std::string("purchases_index"), "collection (table name prefix)"},
+      {"collection", ParamType::Name, std::string("purchases_index"), "collection (table name prefix)"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.check = check;

@@ -389,17 +389,17 @@ WorkloadInfo linkbench_info() {
   w.params = {
       {"maxid1", ParamType::Int, int64_t{10001}, "node ids 1..maxid1-1 are loaded; requests draw id1 from [1, maxid1)",
        at_least(2)},
-      {"link_type_count", ParamType::Int, int64_t{2}, "link types", at_least(1)},
+      {"link_type_count", ParamType::Int, int64_t{2}, "link types", in_range(1, kMaxFields)},
       {"graph", ParamType::Enum, std::string("linkbench"),
        "out-degree: linkbench (LinkBench's real distribution, coupled to popularity) or lognormal (the earlier "
        "stand-in, independent of popularity)",
        {"linkbench", "lognormal"}},
-      {"threads", ParamType::Int, int64_t{1}, "requester threads", at_least(1)},
+      {"threads", ParamType::Int, int64_t{1}, "requester threads", in_range(1, kMaxThreads)},
       {"requests", ParamType::Int, int64_t{100000}, "requests in total over requesters (0 = until max_seconds)",
        at_least(0)},
-      {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts", at_least(1)},
+      {"loaders", ParamType::Int, int64_t{1}, "loader threads for links and counts", in_range(1, kMaxThreads)},
       {"load_batch", ParamType::Int, int64_t{2048}, "ids per loader chunk / documents per load transaction",
-       at_least(1)},
+       in_range(1, kMaxBatch)},
       {"load_time_window", ParamType::Int, int64_t{0},
        "the load shuffles a list's link times within runs of this many consecutive links (0 = the whole list, "
        "LinkBench's random times; a window keeps the index region one load inserts into at once that small)",
@@ -434,9 +434,9 @@ WorkloadInfo linkbench_info() {
        "(LinkBench's getlinklist_history, FBWorkload.properties' 0.3); counted as get_links_list",
        in_range(0, 100), "percent"},
       {"getlinklist_limit", ParamType::Int, int64_t{10000}, "rows per get_links_list (LinkStore.DEFAULT_LIMIT)",
-       at_least(1)},
+       in_range(1, kMaxRowsPerRead)},
       {"verify", ParamType::Bool, false, "read back after each write and count mismatches (summary verify)"},
-      {"collection_prefix", ParamType::String, std::string("lb_"), "collection names: <prefix>node, link, count"},
+      {"collection_prefix", ParamType::Name, std::string("lb_"), "collection names: <prefix>node, link, count"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.check = check_params;

@@ -300,20 +300,20 @@ WorkloadInfo sysbench_update_info() {
                   "client count (concurrency sweep)";
   w.params = {
       {"tables", ParamType::Int, int64_t{1}, "collections sbtest1..N (an update picks one uniformly)",
-       in_range(1, 1024)},
+       in_range(1, kMaxThreads)},
       {"table_size", ParamType::Int, int64_t{10000}, "rows per collection, loaded before the updates", at_least(1)},
       {"mode", ParamType::Enum, std::string("non-index"),
        "non-index: set c to a new 120-char string; index: k = k + 1 (moves the k index entry)",
        {"non-index", "index"}},
       {"clients", ParamType::IntList, json::array({1, 2, 4, 8}), "client threads per step, one step each, in order",
-       in_range(1, 1024)},
+       in_range(1, kMaxThreads)},
       {"seconds_per_step", ParamType::Double, 10.0, "seconds per step (0 = bounded by updates_per_step only)",
        at_least(0), "s"},
       {"updates_per_step", ParamType::Int, int64_t{0}, "updates per step over its clients (0 = bounded by time only)",
        at_least(0)},
-      {"load_batch", ParamType::Int, int64_t{1000}, "rows per insert transaction in the load phase", at_least(1)},
+      {"load_batch", ParamType::Int, int64_t{1000}, "rows per insert transaction in the load phase", in_range(1, kMaxBatch)},
       {"verify", ParamType::Bool, false, "read each updated row back and count mismatches (summary verify)"},
-      {"collection", ParamType::String, std::string("sbtest"), "collection name prefix (sbtest -> sbtest1..N)"},
+      {"collection", ParamType::Name, std::string("sbtest"), "collection name prefix (sbtest -> sbtest1..N)"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.check = check;

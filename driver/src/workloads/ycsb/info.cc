@@ -21,7 +21,11 @@ void check(const ParamValues& p, std::vector<std::string>* problems) {
   need(p_int(p, "operationcount") > 0 || p_dbl(p, "max_seconds") > 0,
        "'operationcount'/'max_seconds': set at least one bound for the run phase");
   need(p_int(p, "maxscanlength") >= p_int(p, "minscanlength"), "'maxscanlength': expected an integer >= minscanlength");
-  need(!p_str(p, "table").empty(), "'table': expected a non-empty name");
+  // every client holds a load batch of records, or a scan's records, at once
+  double record = static_cast<double>(p_int(p, "fieldcount")) * static_cast<double>(p_int(p, "fieldlength") + 16);
+  double rows = static_cast<double>(std::max(p_int(p, "load_batch"), p_int(p, "maxscanlength")));
+  need_memory("'load_batch'/'maxscanlength'/'threads'/'fieldcount'/'fieldlength'",
+              record * rows * static_cast<double>(p_int(p, "threads")), "the clients' batches and scans", problems);
 }
 
 }  // namespace
@@ -39,7 +43,7 @@ WorkloadInfo ycsb_info() {
       {"recordcount", ParamType::Int, int64_t{1000}, "records loaded before the run phase", at_least(1)},
       {"operationcount", ParamType::Int, int64_t{1000}, "operations of the run phase over all threads (0 = bounded by max_seconds)",
        at_least(0)},
-      {"fieldcount", ParamType::Int, int64_t{10}, "fields per record (field0..)", in_range(1, 1000)},
+      {"fieldcount", ParamType::Int, int64_t{10}, "fields per record (field0..)", in_range(1, kMaxFields)},
       {"fieldlength", ParamType::Int, int64_t{100}, "bytes per field value", in_range(1, 1 << 20), "bytes"},
       {"readallfields", ParamType::Bool, true, "reads and scans return every field (false: one random field)"},
       {"writeallfields", ParamType::Bool, false, "updates write every field (false: one random field)"},
@@ -55,11 +59,11 @@ WorkloadInfo ycsb_info() {
       {"zeropadding", ParamType::Int, int64_t{1}, "digits of the key number, left-padded with zeros", in_range(1, 64)},
       {"minscanlength", ParamType::Int, int64_t{1}, "shortest scan (records), uniform up to maxscanlength",
        at_least(1)},
-      {"maxscanlength", ParamType::Int, int64_t{100}, "longest scan (records)"},
-      {"threads", ParamType::Int, int64_t{1}, "client threads (load and run)", in_range(1, 1024)},
+      {"maxscanlength", ParamType::Int, int64_t{100}, "longest scan (records)", in_range(1, kMaxRowsPerRead)},
+      {"threads", ParamType::Int, int64_t{1}, "client threads (load and run)", in_range(1, kMaxThreads)},
       {"load_batch", ParamType::Int, int64_t{1}, "records per insert request in the load phase (YCSB batchsize)",
-       at_least(1)},
-      {"table", ParamType::String, std::string("usertable"), "table / collection name"},
+       in_range(1, kMaxBatch)},
+      {"table", ParamType::Name, std::string("usertable"), "table / collection name"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
   w.check = check;
