@@ -34,7 +34,13 @@ def _iostat(args):
     try:
         frame = parse_iostat(args.file, since_boot_included=args.since_boot_included,
                              device=args.device, tz=args.tz)
-    except (ParseError, OSError) as exc:
+        if args.device is not None and frame.empty:
+            there = sorted(parse_iostat(args.file, since_boot_included=args.since_boot_included, tz=args.tz)
+                           ["device"].unique())
+            print(f"engbench parse: {args.file}: no device {args.device!r} in the capture; it holds "
+                  f"{', '.join(there) or 'no device rows'}: give one of those to --device", file=sys.stderr)
+            return 2
+    except (ParseError, OSError, ValueError) as exc:
         print(f"engbench parse: {exc}", file=sys.stderr)
         return 2
     return _emit(frame)
@@ -46,7 +52,7 @@ def _vmstat(args):
 
     try:
         frame = parse_vmstat(args.file, since_boot_included=not args.no_since_boot, unit=args.unit)
-    except (ParseError, OSError) as exc:
+    except (ParseError, OSError, ValueError) as exc:
         print(f"engbench parse: {exc}", file=sys.stderr)
         return 2
     return _emit(frame)

@@ -58,6 +58,7 @@ from ._iostat_layout import STABLE, column_name, finish, layout_of  # noqa: F401
 from ._iostat_layout import header as _header
 from ._iostat_text import parse_text as _parse_text
 from ._lines import Lines, read_rows, same_shape, universal_newlines
+from ._read import read_capture
 from .errors import ParseError
 from .timefmt import DOT_RE, ISO_RE, SLASH_RE, YMD_RE, parse_stamps
 
@@ -74,7 +75,7 @@ def parse_iostat(path, *, since_boot_included: bool = False, device: str | None 
                  tz: str = "UTC", dayfirst: bool | None = None) -> pd.DataFrame:
     """Parse an iostat capture file (text or ``-o JSON``). See the module docstring."""
     path = Path(path)
-    raw = universal_newlines(path.read_bytes())
+    raw = universal_newlines(read_capture(path))
     if raw.isascii():  # the fast path works on bytes: skip decoding 100 MB to str
         got = _fast_text(raw, path, since_boot_included, device, tz, dayfirst)
         if got is not None:

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ._lines import Lines, read_rows, universal_newlines
 from ._rows import rows_to_frame
+from ._read import read_capture
 from .errors import ParseError
 from .timefmt import parse_stamps
 
@@ -56,7 +57,7 @@ def parse_vmstat(path, *, since_boot_included: bool = True, unit: str = "K",
                  tz: str | None = None) -> pd.DataFrame:
     """Parse a vmstat capture file. See the module docstring."""
     path = Path(path)
-    raw = universal_newlines(path.read_bytes())
+    raw = universal_newlines(read_capture(path))
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {sorted(UNITS)}, not {unit!r}")
     if raw.isascii():  # the fast path works on bytes: skip decoding to str
