@@ -2,7 +2,10 @@
 (runs, latency, intervals, and per workload: steps, loads, cache_pollution, engine_stats,
 disk_files; then findings and findings_values, engbench.findings, and published_checks, the
 published tables' numbers and sentences checked, engbench.published.shipped), then the runs in the
-source documents' columns. Every column of every table is in engbench.tables.columns."""
+source documents' columns. Every column of every table is in engbench.tables.columns.
+
+A sealed run whose files no longer match its SHA256SUMS is skipped and named, the others processed;
+exit status 1 then (0 all processed, 2 bad input)."""
 
 import sys
 import warnings
@@ -37,6 +40,14 @@ def run(args) -> int:
         print(f"engbench process: no run directories (looked in {args.raw})", file=sys.stderr)
         return 1
     log = lambda msg: print(f"engbench process: {msg}", file=sys.stderr)  # noqa: E731
+    missing = [d for d in dirs if not (d / "manifest.json").is_file()]
+    if missing:
+        log(f"{missing[0]}: not a run directory (no manifest.json): give run directories, or --raw for all of one folder")
+        return 2
+    dirs, tampered = intact(dirs, log)
+    if not dirs:
+        log("nothing processed: every run was skipped")
+        return 1
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -54,4 +65,27 @@ def run(args) -> int:
         log(f"wrote {path}")
     for title, frame in source_views(tables["runs"]).items():
         print(f"## {title}\n{format_view(frame)}\n")
+    if tampered:
+        log(f"{len(tampered)} run(s) skipped because their files do not match their SHA256SUMS: "
+            + ", ".join(d.name for d in tampered))
+        return 1
     return 0
+
+
+def intact(dirs: list[Path], log) -> tuple[list[Path], list[Path]]:
+    """(the runs to process, the runs refused): a sealed run whose files differ from its SHA256SUMS
+    (run.rundir.check) is refused and named, so a tampered capture never reaches the tables, and the
+    rest are processed. A run without SHA256SUMS was never sealed (running, or written by hand): it is
+    processed as it stands."""
+    from engbench.run import rundir
+
+    keep, bad = [], []
+    for d in dirs:
+        problems = rundir.check(d) if (d / rundir.SUMS).is_file() else []
+        if problems:
+            log(f"skipped {d.name}: its files do not match its SHA256SUMS ({'; '.join(problems)}); restore "
+                f"the run from its source (engbench verify lists every difference)")
+            bad.append(d)
+        else:
+            keep.append(d)
+    return keep, bad
