@@ -20,6 +20,12 @@ def run(args) -> int:
     # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.run import calibrate, limits
 
+    from ._inputs import out_dir_problem
+
+    problem = out_dir_problem(args.out) if args.out else None
+    if problem:
+        print(f"engbench calibrate: refused, nothing written: {problem}", file=sys.stderr)
+        return 2
     try:
         result = calibrate.calibrate(args.sets, out_dir=args.out, argv=sys.argv)
     except limits.LimitError as exc:

@@ -35,11 +35,16 @@ def run(args) -> int:
 
     args.raw = args.raw or paths.raw_dir()
     args.out = args.out or paths.processed_dir()
+    log = lambda msg: print(f"engbench process: {msg}", file=sys.stderr)  # noqa: E731
+    from ._inputs import out_dir_problem
+    problem = out_dir_problem(args.out)
+    if problem:
+        log(f"refused, nothing written: {problem}")
+        return 2
     dirs = [Path(d) for d in args.run_dirs] or runs_in(args.raw)
     if not dirs:
         print(f"engbench process: no run directories (looked in {args.raw})", file=sys.stderr)
         return 1
-    log = lambda msg: print(f"engbench process: {msg}", file=sys.stderr)  # noqa: E731
     missing = [d for d in dirs if not (d / "manifest.json").is_file()]
     if missing:
         log(f"{missing[0]}: not a run directory (no manifest.json): give run directories, or --raw for all of one folder")

@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import paths, reproduce
 from ..reproduce import GROUPS
 from ..run import params, rounds
+from ._inputs import seconds
 
 
 def register(sub):
@@ -34,7 +35,7 @@ def register(sub):
     p.add_argument("--into", type=Path, default=None, metavar="DIR",
                    help="a fresh reproduction: runs in DIR/raw, tables in DIR/processed, the paper in DIR/paper "
                         "(the shipped runs in data/raw are sealed already, so without it nothing is re-measured)")
-    p.add_argument("--wait-quiet", type=float, default=None, metavar="SECONDS",
+    p.add_argument("--wait-quiet", type=seconds, default=None, metavar="SECONDS",
                    help="each run first waits at most this long for a quiet machine (default $ENGBENCH_WAIT_QUIET "
                         "or 300; 0: no wait)")
     p.set_defaults(func=run)

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..run import driver, params, runs
+from ._inputs import out_dir_problem, seconds
 
 
 def register(sub):
@@ -21,13 +22,17 @@ def register(sub):
     p.add_argument("--out", type=Path, help="parent of the run directory (default data/raw)")
     p.add_argument("--keep-data", action="store_true", help="keep the engine's data files after the run")
     p.add_argument("--no-progress", action="store_true")
-    p.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
+    p.add_argument("--wait-quiet", type=seconds, default=0, metavar="SECONDS",
                    help="first wait (at most SECONDS) for a quiet machine, and record what it saw "
                         "(engbench reproduce passes it; engbench.run.quiet)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    problem = out_dir_problem(args.out) if args.out else None
+    if problem:
+        print(f"engbench run: refused, nothing written: {problem}", file=sys.stderr)
+        return 2
     try:
         req = params.resolve(args.workload, args.engine, args.sets, args.params, args.seed)
         result = runs.execute(req, out_dir=args.out, argv=sys.argv, keep_data=args.keep_data,

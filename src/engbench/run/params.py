@@ -49,9 +49,17 @@ class RunRequest:
 
 def load_file(path: Path) -> dict:
     try:
-        data = yaml.safe_load(Path(path).read_text()) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise ParamError(f"{path}: {exc}") from exc
+        data = yaml.safe_load(Path(path).read_text())
+    except FileNotFoundError:
+        raise ParamError(f"params file {path} does not exist: give an experiment YAML "
+                         f"(notebooks/params/*.yaml)") from None
+    except OSError as exc:
+        raise ParamError(f"params file {path} cannot be read ({exc.strerror}): give a readable YAML file") from None
+    except yaml.YAMLError as exc:
+        raise ParamError(f"params file {path} is not valid YAML ({exc}): fix it") from None
+    if data is None:  # an empty file, or only comments: would silently run every default
+        raise ParamError(f"params file {path} is empty: write its params and knobs (keys {sorted(FILE_KEYS)}), "
+                         f"or leave --params out")
     if not isinstance(data, dict):
         raise ParamError(f"{path}: expected a mapping with keys {sorted(FILE_KEYS)}")
     unknown = set(data) - FILE_KEYS
@@ -123,7 +131,7 @@ def refuse_old_names(workload: str, params: dict) -> None:
     `engbench run` (resolve) and the notebooks' path (experiments.run) both say it so."""
     renamed = registry.renamed_in(registry.get(workload), params)
     if renamed:
-        raise ParamError(f"{'; '.join(renamed)} (engbench engines --params {workload})")
+        raise ParamError(f"{'; '.join(renamed)} (engbench engines --workload-params {workload})")
 
 
 def description(params_file: Path | None) -> str | None:
