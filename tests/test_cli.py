@@ -85,3 +85,62 @@ def test_notebook_parameters_are_checked_before_the_notebook_starts():
         notebooks.notebook_parameters(nb, {"workload": "linkbench"})
     with pytest.raises(notebooks.NotebookParameterError, match="no parameter.*max_rowz"):
         notebooks.notebook_parameters(nb, {"max_rowz": 5})
+
+
+# ---- issue 46 item 6: the command as a user meets it ----
+
+def test_version_prints_the_package_version(capsys):
+    from engbench.version import __version__
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["--version"])
+    assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"engbench {__version__}"
+
+
+def test_help_opens_with_one_whole_sentence_for_the_user():
+    helptext = cli.build_parser().format_help()
+    first = " ".join(helptext.split("\n\n")[1].split())
+    assert first.endswith(".") and first.count(". ") == 0, first
+    assert "subcommand" not in first.lower() and "module" not in first.lower(), first
+
+
+def test_one_meaning_per_flag_name_across_subcommands():
+    """A long option that two subcommands both take means the same kind of thing in both (what it
+    takes: a value or not), and `--params` is an experiment YAML wherever it is accepted."""
+    parser = cli.build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    seen = {}
+    for name, p in sub.choices.items():
+        for a in p._actions:
+            if a.help == "==SUPPRESS==":
+                continue
+            for opt in a.option_strings:
+                takes = a.nargs != 0
+                seen.setdefault(opt, {})[name] = takes
+    mixed = {opt: by for opt, by in seen.items() if len(set(by.values())) > 1}
+    assert not mixed, mixed
+    params = {name for name, p in sub.choices.items() for a in p._actions if "--params" in a.option_strings
+              and a.help != "==SUPPRESS=="}
+    assert params <= {"run", "main"}, params
+
+
+def test_engines_params_is_refused_naming_its_new_name(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["engines", "--params", "iibench"])
+    assert exc.value.code == 2 and "--workload-params" in capsys.readouterr().err
+
+
+def test_report_png_is_one_boolean_option():
+    parser = cli.build_parser()
+    assert parser.parse_args(["report"]).png is False
+    assert parser.parse_args(["report", "--png"]).png is True
+    assert parser.parse_args(["report", "--png", "--no-png"]).png is False
+    report = next(a for a in parser._actions if a.dest == "command").choices["report"]
+    assert [a.option_strings for a in report._actions if "png" in a.dest] == [["--png", "--no-png"]]
+
+
+def test_check_published_csv_means_one_thing():
+    parser = cli.build_parser()
+    args = parser.parse_args(["check-published", "a.csv", "--csv"])
+    assert args.tables == ["a.csv"] and args.as_csv is True
+    cp = next(a for a in parser._actions if a.dest == "command").choices["check-published"]
+    assert "CSV" not in [a.metavar for a in cp._actions if not a.option_strings]

@@ -1,6 +1,6 @@
 """Parameter ranges as the Python side sees them (docs/driver.md "Parameter ranges"): the driver's
 `describe` carries each knob's and param's range and unit, `engbench run` refuses a value outside
-it in the driver's words with nothing written, and `engbench engines --knobs` / `--params` show the
+it in the driver's words with nothing written, and `engbench engines --knobs` / `--workload-params` show the
 ranges to users."""
 
 import json
@@ -100,12 +100,12 @@ def test_engines_knobs_and_params_show_each_range(capsys):
     if "wiredtiger" in driver.engine_names():
         assert any(re.fullmatch(r"\s+wiredtiger\.cache_size\s+bytes\s+1073741824\s+in \[1MiB, 10TiB\] bytes", ln)
                    for ln in lines), lines
-    assert cli.main(["engines", "--params", "iibench"]) == 0
+    assert cli.main(["engines", "--workload-params", "iibench"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "iibench"
     assert any(re.fullmatch(r"\s+percent_compressible\s+int\s+90\s+in \[0, 100\] percent", ln) for ln in lines), lines
     assert any(re.fullmatch(r"\s+max_rows\s+int\s+100000000\s+>= 0", ln) for ln in lines), lines
-    assert cli.main(["engines", "--params", "ycsb", "--json"]) == 0
+    assert cli.main(["engines", "--workload-params", "ycsb", "--json"]) == 0
     [ycsb] = json.loads(capsys.readouterr().out)
     z = {s["name"]: s for s in ycsb["specs"]}["zipfianconstant"]
     assert z["range"] == "in (0, 1)"

@@ -7,6 +7,10 @@ import importlib
 import os
 import sys
 
+# what `engbench --help` opens with: for the user, one sentence
+DESCRIPTION = ("Benchmark storage engines with the OS's own captures (iostat, vmstat), turn the runs into "
+               "tidy tables and build the paper from them.")
+
 # module name (in engbench.cli) per subcommand group, in help order
 SUBCOMMAND_MODULES = [
     "engines",
@@ -25,7 +29,10 @@ SUBCOMMAND_MODULES = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="engbench", description=__doc__.splitlines()[0])
+    from engbench.version import __version__
+
+    parser = argparse.ArgumentParser(prog="engbench", description=DESCRIPTION)
+    parser.add_argument("--version", action="version", version=f"engbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMAND_MODULES:
         importlib.import_module(f"engbench.cli.{name}").register(sub)  # a missing one is an error

@@ -30,8 +30,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "check-published", help="check the arithmetic of published tables",
         description=DESCRIPTION)
-    p.add_argument("csv", nargs="*", metavar="CSV",
-                   help="tables to check (default: every table CSV in the published directory)")
+    p.add_argument("tables", nargs="*", metavar="TABLE",
+                   help="table files to check (default: every table CSV in the published directory)")
     p.add_argument("--dir", dest="published_dir", default=None,
                    help="published directory: default tables, and sources.csv / numbers_in_text.csv "
                         f"as context (default: $ENGBENCH_PUBLISHED_DIR or {default_published_dir()})")
@@ -44,15 +44,15 @@ def register(subparsers) -> None:
     p.add_argument("--no-claims", dest="claims", action="store_false",
                    help="only the arithmetic, not the claims in the documents' prose")
     p.add_argument("--csv", dest="as_csv", action="store_true",
-                   help="write the findings as CSV (" + ",".join(FIELDS) + ")")
+                   help="write the findings as CSV on stdout (" + ",".join(FIELDS) + ")")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     try:
-        findings = check_paths(args.csv or None, args.published_dir)
+        findings = check_paths(args.tables or None, args.published_dir)
         # claims are about the whole directory: checked when no single tables were asked for
-        whole = args.claims and not args.csv
+        whole = args.claims and not args.tables
         claims = claims_mod.check_claims(args.published_dir, args.sources_dir) if whole else []
         sups = superlatives.check(args.published_dir or default_published_dir()) if whole else []
     except PublishedInputError as exc:

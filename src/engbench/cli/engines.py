@@ -1,8 +1,10 @@
-"""`engbench engines [--json] [--knobs] [--params [WORKLOAD]]`: each engine, whether it is available
-here, and its library version; with --knobs each engine's and target's knobs, with --params each
-workload's parameters: type, default, and the range and unit the driver refuses values outside of
-(its `describe`, docs/driver.md "Parameter ranges")."""
+"""`engbench engines [--json] [--knobs] [--workload-params [WORKLOAD]]`: each engine, whether it is
+available here, and its library version; with --knobs each engine's and target's knobs, with
+--workload-params each workload's parameters: type, default, and the range and unit the driver
+refuses values outside of (its `describe`, docs/driver.md "Parameter ranges"). `--params` names a
+YAML file in `run` and `main`, so here it is refused with the new name."""
 
+import argparse
 import json
 
 from ..run import driver
@@ -13,9 +15,18 @@ def register(sub):
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.add_argument("--knobs", action="store_true",
                    help="each engine's and server target's knobs: type, default, range and unit")
-    p.add_argument("--params", nargs="?", const="", metavar="WORKLOAD",
+    p.add_argument("--workload-params", dest="params", nargs="?", const="", metavar="WORKLOAD",
                    help="each workload's parameters (or one workload's): type, default, range and unit")
+    p.add_argument("--params", nargs="?", action=Renamed, help=argparse.SUPPRESS)
     p.set_defaults(func=run)
+
+
+class Renamed(argparse.Action):
+    """`engines --params`, the older spelling: refused, naming --workload-params."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error("--params is now --workload-params (--params names an experiment YAML in run and main): "
+                     f"engbench engines --workload-params {values or ''}".rstrip())
 
 
 def rows() -> list[dict]:

@@ -2,6 +2,7 @@
 figures, numbers.json, references.bib, paper.md, paper.pdf and a self-contained paper.html).
 Never runs a workload."""
 
+import argparse
 import sys
 import warnings
 from pathlib import Path
@@ -19,9 +20,9 @@ def register(sub):
                    help="paper folder; writes OUT/build/ (default paper/)")
     p.add_argument("--baseline", default="wiredtiger",
                    help="engine the relative tables divide by (default wiredtiger; 'none': no relative tables)")
-    p.add_argument("--png", action="store_true",
-                   help="also a PNG copy of every figure (the HTML inlines the SVG; the shipped paper has none)")
-    p.add_argument("--no-png", action="store_true", help="figures as SVG only (the default)")
+    p.add_argument("--png", action=argparse.BooleanOptionalAction, default=False,
+                   help="also a PNG copy of every figure (the HTML inlines the SVG; the shipped paper has none); "
+                        "--no-png: figures as SVG only (the default)")
     p.set_defaults(func=run)
 
 
@@ -31,11 +32,16 @@ def run(args) -> int:
     from engbench.report.manuscript import ManuscriptError
     from engbench.tables.processed import ProcessedError
 
+    from ._inputs import out_dir_problem
+    problem = out_dir_problem(args.out)
+    if problem:
+        print(f"engbench report: refused, nothing written: {problem}", file=sys.stderr)
+        return 2
     baseline = None if args.baseline.lower() == "none" else args.baseline
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png and not args.no_png)
+            html = paper.build(args.processed, args.raw, args.out, baseline=baseline, png=args.png)
         except (FileNotFoundError, ProcessedError, ManuscriptError) as exc:
             print(f"engbench report: {exc}", file=sys.stderr)
             return 2
