@@ -36,7 +36,7 @@ def test_two_machines_two_experiments_and_ratios_within_each(tmp_path):
     ratios = sorted(line.split(",")[1] for f in rel for line in f.read_text().splitlines()[1:]
                     if line.startswith("rocksdb"))
     assert ratios == ["2.00", "4.00"]
-    md = (build / "paper.md").read_text()
+    md = (build / "supplement.md").read_text()  # the experiments: the supplement
     heads = [line for line in md.splitlines() if line.startswith("### iibench")]
     assert len(heads) == 2 and all("— machine " in h for h in heads) and heads[0] != heads[1]
     # every per-experiment table caption names its machine
