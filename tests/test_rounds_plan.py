@@ -111,3 +111,51 @@ def test_a_resumed_plan_keeps_its_seed_order_and_rounds(tmp_path):
         reproduce.make_plan([exp], tmp_path / "other", state)
     # a new plan with a given seed is that seed's, whoever makes it
     assert reproduce.make_plan([exp], raw, tmp_path / "s2", seed=first.seed).schedule() == first.schedule()
+
+
+def test_more_rounds_where_a_claim_is_inconclusive_within_the_cap(tmp_path):
+    # issue 44 item 3: a pure function of a findings table and the plan; hand-computed
+    import pandas as pd
+    nan = float("nan")
+    p = rounds.Plan(5)
+    p.add_group("g1", [("x", "a"), ("x", "b")], 3)
+    p.add_group("g2", [("y", "a"), ("y", "b")], 3)
+    p.add_group("g3", [("z", "a"), ("z", "b")], 5)
+    inc = "inconclusive here"
+    frame = pd.DataFrame([
+        {"id": "c1", "verdict": inc, "low": 0.9, "high": 1.7, "rounds_needed": 5.0},   # g1 -> 5
+        {"id": "c2", "verdict": inc, "low": 1.1, "high": 2.2, "rounds_needed": 7.0},   # g1 -> 7 (the most)
+        {"id": "c3", "verdict": inc, "low": 0.5, "high": 3.0, "rounds_needed": 12.0},  # above the cap of 10
+        {"id": "c4", "verdict": "holds", "low": 2.0, "high": 3.0, "rounds_needed": nan},
+        {"id": "c5", "verdict": inc, "low": 0.1, "high": 9.0, "rounds_needed": nan},   # no number would decide it
+        {"id": "c6", "verdict": inc, "low": 0.9, "high": 1.2, "rounds_needed": 4.0},   # g3 has 5 already
+        {"id": "c7", "verdict": inc, "low": 0.8, "high": 1.01, "rounds_needed": 4.0},  # g2 -> 4
+        {"id": "c8", "verdict": inc, "low": 0.8, "high": 1.3, "rounds_needed": 6.0},   # in no group of the plan
+        {"id": "c9", "verdict": "not testable", "low": nan, "high": nan, "rounds_needed": 4.0},
+    ])
+    configs = {"c1": [("x", "a"), ("x", "b")], "c2": [("x", "b"), ("x", "a")], "c3": [("x", "a"), ("x", "b")],
+               "c4": [("x", "a")], "c5": [("y", "a"), ("y", "b")], "c6": [("z", "a"), ("z", "b")],
+               "c7": [("y", "a"), ("y", "b")], "c8": [("w", "a")], "c9": [("y", "a")]}
+    before = p.to_json()
+    got = rounds.more_rounds(frame, p, 10, configs)
+    assert p.to_json() == before                                   # pure: the plan unchanged
+    assert got == {"g1": {"rounds": 7, "reasons": [
+                       {"claim": "c1", "interval": [0.9, 1.7], "rounds_needed": 5},
+                       {"claim": "c2", "interval": [1.1, 2.2], "rounds_needed": 7}]},
+                   "g2": {"rounds": 4, "reasons": [{"claim": "c7", "interval": [0.8, 1.01], "rounds_needed": 4}]}}
+    six = rounds.more_rounds(frame, p, 6, configs)                 # a cap of 6: c2 (7) left out, c1 (5) decides g1
+    assert {g: (d["rounds"], [r["claim"] for r in d["reasons"]]) for g, d in six.items()} == \
+        {"g1": (5, ["c1"]), "g2": (4, ["c7"])}
+    assert rounds.more_rounds(frame.iloc[:0], p, 10, configs) == {}
+    # applied: the plan records why, and the same decision again adds nothing (idempotent)
+    for g, d in got.items():
+        assert p.extend_to(g, d["rounds"], d["reasons"], cap=10) == d["rounds"] - 3
+    assert (p.groups["g1"]["rounds"], p.groups["g2"]["rounds"], p.groups["g3"]["rounds"]) == (7, 4, 5)
+    assert p.groups["g1"]["reasons"][1] == {"claim": "c2", "interval": [1.1, 2.2], "rounds_needed": 7,
+                                            "from": 3, "to": 7}
+    assert rounds.more_rounds(frame, p, 10, configs) == {}
+    assert p.extend_to("g1", 7, got["g1"]["reasons"]) == 0 and len(p.groups["g1"]["reasons"]) == 2
+    p.write(tmp_path / "plan.json")                                # and the reasons survive a resume
+    assert rounds.read(tmp_path / "plan.json").groups["g1"]["reasons"] == p.groups["g1"]["reasons"]
+    with pytest.raises(rounds.PlanError, match="above the cap"):
+        p.extend_to("g3", 11, [], cap=10)

@@ -14,6 +14,12 @@ Two orders:
   depends only on the seed, the group's name and configurations, and the round number: rounds
   added later (`add_rounds`) leave every earlier round's order as it was, and a plan read back
   from its file (PLAN_FILE, written before the first run) gives the same order again.
+
+Enough rounds where it matters (issue 44 item 3; `more_rounds`, a pure function of the findings
+table and the plan): a group gets rounds up to the largest `rounds_needed` of its claims judged
+"inconclusive here" whose `rounds_needed` is within the cap; each such claim is recorded in the
+group's `reasons` (claim, interval, rounds_needed, rounds before and after), and a claim above the
+cap, or with no `rounds_needed`, adds nothing. Never fewer rounds than planned.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from .. import verdicts
 
 PLAN_FILE = "plan.json"  # in the reproduce state directory
 MAX_ROUNDS = 10          # a group's rounds, extra rounds included, unless the caller sets another cap
@@ -50,7 +58,8 @@ def new_seed() -> int:
 @dataclass
 class Plan:
     seed: int
-    # group name -> {"configs": [[experiment, engine], ...] (canonical order), "rounds": n}
+    # group name -> {"configs": [[experiment, engine], ...] (canonical order), "rounds": n,
+    #                "reasons": [{claim, interval, rounds_needed, from, to}, ...] (rounds added for claims)}
     groups: dict[str, dict] = field(default_factory=dict)
     raw: str | None = None  # the raw directory the plan's runs go to
 
@@ -104,6 +113,19 @@ class Plan:
         _check_rounds(group, self.groups[group]["rounds"] + k, cap)
         self.groups[group]["rounds"] += k
 
+    def extend_to(self, group: str, rounds: int, reasons: list[dict] = (), cap: int = MAX_ROUNDS) -> int:
+        """Give `group` `rounds` rounds in all when it has fewer (idempotent: the same call again
+        adds nothing, and a call asking fewer adds nothing), recording `reasons` (each with `from`
+        and `to` filled in) when it adds; returns the rounds added."""
+        if group not in self.groups:
+            raise PlanError(f"no group {group!r} in the plan; its groups: {', '.join(self.groups)}")
+        have = self.groups[group]["rounds"]
+        if rounds <= have:
+            return 0
+        self.add_rounds(group, rounds - have, cap)
+        self.groups[group].setdefault("reasons", []).extend({**r, "from": have, "to": rounds} for r in reasons)
+        return rounds - have
+
     def to_json(self) -> dict:
         return {"seed": self.seed, "raw": self.raw, "groups": self.groups,
                 # for a reader: each round's run order, "<experiment>.<engine>" (the trial key without the round)
@@ -141,7 +163,8 @@ def read(path: Path) -> Plan | None:
         return None
     try:
         d = json.loads(path.read_text())
-        p = Plan(int(d["seed"]), {g: {"configs": [list(c) for c in s["configs"]], "rounds": int(s["rounds"])}
+        p = Plan(int(d["seed"]), {g: {"configs": [list(c) for c in s["configs"]], "rounds": int(s["rounds"]),
+                                      **({"reasons": list(s["reasons"])} if s.get("reasons") else {})}
                                   for g, s in d["groups"].items()}, d.get("raw"))
     except (ValueError, KeyError, TypeError) as exc:
         raise PlanError(f"{path} is not a reproduce plan ({exc}); delete it to start a fresh plan") from None
@@ -149,3 +172,40 @@ def read(path: Path) -> Plan | None:
         raise PlanError(f"{path}: its recorded order is not the one its seed {p.seed} gives; delete it to start a "
                         "fresh plan")
     return p
+
+
+def _number(x) -> float | None:
+    try:
+        x = float(x)
+    except (TypeError, ValueError):
+        return None
+    return x if x == x else None
+
+
+def more_rounds(findings, plan: Plan, cap: int, configs_of: dict) -> dict[str, dict]:
+    """{group: {"rounds": r, "reasons": [...]}} for the groups of `plan` that need more rounds,
+    from `findings` (rows with id, verdict, low, high, rounds_needed: findings.csv's columns) and
+    `configs_of` ({claim id: [(experiment, engine), ...]}: the configurations it compares). A
+    claim counts when its verdict is "inconclusive here" (verdicts.INCONCLUSIVE), its rounds_needed
+    n is a number with n <= `cap`, and its configurations lie in one group of the plan with fewer
+    than n rounds; r is the largest such n of the group, each such claim a reason
+    {claim, interval: [low, high], rounds_needed: n}. Pure: reads nothing else, changes nothing."""
+    out: dict[str, dict] = {}
+    rows = findings.to_dict("records") if hasattr(findings, "to_dict") else list(findings)
+    for row in rows:
+        if row.get("verdict") != verdicts.INCONCLUSIVE:
+            continue
+        need = _number(row.get("rounds_needed"))
+        if need is None or need > cap:
+            continue
+        groups = {plan.group_of(e, eng) for e, eng in configs_of.get(row["id"], ())}
+        if len(groups) != 1 or None in groups:
+            continue
+        g = groups.pop()
+        if int(need) <= plan.groups[g]["rounds"]:
+            continue
+        entry = out.setdefault(g, {"rounds": 0, "reasons": []})
+        entry["rounds"] = max(entry["rounds"], int(need))
+        entry["reasons"].append({"claim": row["id"], "interval": [_number(row.get("low")), _number(row.get("high"))],
+                                 "rounds_needed": int(need)})
+    return out
