@@ -281,3 +281,12 @@ def test_process_and_report_out_that_is_a_file_is_one_sentence(scratch, capsys, 
     assert rc == 2 and "Errno" not in err and "Traceback" not in err, err
     assert f"--out {f} is a file, not a directory" in err, err
     assert f.read_text() == "x"
+
+
+def test_main_with_a_missing_or_empty_params_file_is_one_sentence(scratch, capsys):
+    rc, err = _run_cli(["main", "--params", str(scratch / "nosuch.yaml")], capsys)
+    assert rc == 2 and "Traceback" not in err and f"params file {scratch / 'nosuch.yaml'} does not exist" in err, err
+    (scratch / "empty.yaml").write_text("")
+    rc, err = _run_cli(["main", "--params", str(scratch / "empty.yaml")], capsys)
+    assert rc == 2 and "is empty" in err, err
+    assert not (scratch / "raw").exists()

@@ -27,8 +27,13 @@ def register(sub):
 def run(args) -> int:
     # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from .. import notebooks
-    from ..run import experiments
+    from ..run import experiments, params
 
+    try:
+        params.load_file(args.params)  # a missing, empty or malformed file: one sentence, nothing run
+    except params.ParamError as exc:
+        print(f"engbench main: refused, nothing run: {exc}", file=sys.stderr)
+        return 2
     engines = args.engines.split(",") if args.engines else experiments.available_engines()
     print(f"engbench main: {MAIN.name} on {', '.join(engines)} ({args.params})", file=sys.stderr)
     run_dirs, error = notebooks.execute(notebooks.NOTEBOOKS / MAIN.notebook, args.params,
