@@ -66,6 +66,13 @@ def test_plain_names_are_still_accepted(tmp_path):
             assert resolved["params"][param] == value
 
 
+@pytest.mark.parametrize("target", ["mongodb", "mariadb-innodb"])
+def test_a_server_targets_database_is_one_name_too(tmp_path, target):
+    cfg = {**config(tmp_path, "iibench", target, {}), "target": {"database": "../../escaped"}}
+    with pytest.raises(driver.InvalidConfig, match="target key 'database': expected one file-system name"):
+        driver.validate(cfg)
+
+
 @pytest.mark.parametrize("value", ["../../escaped", "ABSOLUTE"])
 def test_a_real_run_with_a_traversal_name_creates_nothing_outside_its_data_dir(scratch, capsys, value):
     """A real `engbench run` on each KV engine: refused with nothing written, and nothing appears next
