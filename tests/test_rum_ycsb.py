@@ -177,7 +177,7 @@ def test_rum_chart_from_processed_runs(rum_runs):
 def test_paper_ycsb_section_has_the_rum_chart_and_table(rum_runs):
     root, _ = rum_runs
     build = root / "paper" / "build"
-    md = (build / "paper.md").read_text()
+    md = (build / "supplement.md").read_text()  # the workload sections: the supplement (issue 45)
     ycsb = md.split("\n## ycsb\n", 1)[1].split("\n## ", 1)[0]
     assert "![ycsb: the RUM corners per engine" in ycsb
     assert "(figures/ycsb.rum.svg)" in ycsb and (build / "figures" / "ycsb.rum.svg").is_file()

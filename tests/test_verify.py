@@ -144,11 +144,11 @@ def test_changed_number_in_a_workload_table_is_caught(tmp_path, capsys):
 
 # --- the typeset paper: compared by what it says, not by its bytes -------------------------------
 
-def _retypeset(build, markdown):
-    """paper.pdf typeset again from `markdown` instead of the build's paper.md."""
+def _retypeset(build, markdown, stem="supplement"):
+    """<stem>.pdf typeset again from `markdown` instead of the build's <stem>.md."""
     from engbench.report import manuscript
     pdf, _, _ = manuscript.compile_typst(manuscript.to_typst(markdown, manuscript.template_path()), build)
-    (build / "paper.pdf").write_bytes(pdf)
+    (build / f"{stem}.pdf").write_bytes(pdf)
 
 
 def test_a_pdf_with_other_bytes_but_the_same_pages_and_text_verifies(copy, capsys):
@@ -164,25 +164,25 @@ def test_a_pdf_with_other_bytes_but_the_same_pages_and_text_verifies(copy, capsy
 
 def test_a_pdf_not_made_from_the_recomputed_paper_md_is_named(copy, capsys):
     build = copy / "paper" / "build"
-    md = (build / "paper.md").read_text()
+    md = (build / "supplement.md").read_text()   # the section moved to the supplement (issue 45)
     assert "Three ways to keep an ordered index on disk" in md
     _retypeset(build, md.replace("Three ways to keep an ordered index on disk", "Three ways to keep an index"))
     rc, out = _verify(copy, capsys)
     assert rc == 1
-    assert re.search(r"paper: paper\.pdf: not the one the recomputed paper\.md gives: the text of page \d+ differs", out), out
-    assert "paper.md" not in out.replace("recomputed paper.md", "")   # paper.md itself is intact
+    assert re.search(r"paper: supplement\.pdf: not the one the recomputed supplement\.md gives: the text of page \d+ differs", out), out
+    assert "supplement.md" not in out.replace("recomputed supplement.md", "")   # supplement.md itself is intact
 
 
 def test_an_html_whose_text_differs_is_named_and_one_whose_bytes_only_differ_is_not(copy, capsys):
     build = copy / "paper" / "build"
-    html = (build / "paper.html").read_text()
-    (build / "paper.html").write_text(html.replace("<p>", "<p >", 3))       # markup only
+    html = (build / "supplement.html").read_text()
+    (build / "supplement.html").write_text(html.replace("<p>", "<p >", 3))       # markup only
     rc, out = _verify(copy, capsys)
     assert rc == 0 and out == ""
-    (build / "paper.html").write_text(html.replace("Three ways to keep", "Four ways to keep", 1))
+    (build / "supplement.html").write_text(html.replace("Three ways to keep", "Four ways to keep", 1))
     rc, out = _verify(copy, capsys)
-    assert rc == 1 and "paper: paper.html: not the one the recomputed paper.md gives: its text differs" in out
+    assert rc == 1 and "paper: supplement.html: not the one the recomputed supplement.md gives: its text differs" in out
     i = html.index('src="data:image/svg+xml;base64,') + 40
-    (build / "paper.html").write_text(html[:i] + "A" + html[i + 1:])
+    (build / "supplement.html").write_text(html[:i] + "A" + html[i + 1:])
     rc, out = _verify(copy, capsys)
-    assert rc == 1 and "paper: paper.html: not the one the recomputed paper.md gives: image 1 differs" in out
+    assert rc == 1 and "paper: supplement.html: not the one the recomputed supplement.md gives: image 1 differs" in out
