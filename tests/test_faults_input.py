@@ -137,6 +137,11 @@ def test_a_batch_that_does_not_fit_in_memory_is_refused_naming_the_memory(tmp_pa
     params = {"batch": 1000000, "num_char_fields": 1000, "length_char_fields": 1 << 20}
     with pytest.raises(driver.InvalidConfig, match="memory"):
         driver.validate(config(tmp_path, "iibench", "null", params))
+    big = {"cold_action": "index", "cold_docs": 10 ** 12}  # every cold key sorted in memory
+    with pytest.raises(driver.InvalidConfig, match="'cold_docs'.*memory"):
+        driver.validate(config(tmp_path, "cache-pollution", "null", big))
+    resolved = driver.validate(config(tmp_path, "cache-pollution", "null", {**big, "cold_action": "scan"}))
+    assert resolved["params"]["cold_docs"] == 10 ** 12
 
 
 # ---- item 7: process checks SHA256SUMS ----

@@ -319,6 +319,12 @@ WorkloadInfo cache_pollution_info() {
       {"collection_prefix", ParamType::Name, std::string("cp_"), "collections <prefix>hot and <prefix>cold"},
   };
   for (auto& c : common_params()) w.params.push_back(c);
+  w.check = [](const ParamValues& p, std::vector<std::string>* problems) {
+    // cold_action=index holds every cold key (16 bytes in a std::string of 32) before sorting them
+    if (p_str(p, "cold_action") == "index")
+      need_memory("'cold_docs'", 48.0 * static_cast<double>(p_int(p, "cold_docs")), "the cold keys sorted in memory",
+                  problems);
+  };
   w.make = [] { return std::unique_ptr<Workload>(new CachePollution()); };
   return w;
 }
