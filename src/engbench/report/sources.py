@@ -17,6 +17,7 @@ from .comparison_tables import Table
 from . import published_vs
 from . import front
 from .front import effect_text, verdict_sentence
+from .roles import role
 
 CLAIM_HEADERS = ["claim", "the document's words", "verdict", "effect (interval)"]
 WORDS_CHARS = 150  # a longer quotation is cut at a word, with an ellipsis (the supplement has it whole)
@@ -78,7 +79,11 @@ def sections(frame: pd.DataFrame, published_dir, proc: dict | None = None, items
     out = []
     for d in documents(published_dir):
         f = frame[frame["source"].astype(str).str.startswith(d["seed"])]
+        mine = published_vs.reproduction(proc["runs"], d["seed"]) if proc else pd.DataFrame(columns=["experiment", "engine"])
+        engines = ", ".join(role(e) for e in sorted(mine["engine"].unique()))
         out.append({**d, "key": f"source-{d['seed']}", "claims": claims_table(frame, d["seed"]),
+                    "reproduced": (f"Reproduced here by {mine['experiment'].nunique()} experiments, {len(mine)} runs "
+                                   f"({engines}).") if len(mine) else "No reproduction experiment ran for it.",
                     "verdicts": verdict_sentence(f) if len(f) else "none", "n_claims": len(f),
                     "tables": published_vs.tables(d["seed"], proc, published_dir, checks) if proc else [],
                     "figures": charts(frame, d["seed"], list(items))})
