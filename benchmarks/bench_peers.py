@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""engbench beside the reference clients on ONE private MariaDB, in alternating runs (peer, engbench,
-engbench, peer, ...; >= 3 pairs), fresh tables every run; prints each run and, per phase, the
-medians, the median of the per-pair ratios engbench / peer and every pair's ratio, and the CPU the
-rest of the machine used meanwhile (a shared machine moves the rates: read the ratios with it).
+"""engbench beside the reference clients on ONE private MariaDB, in interleaved pairs (>= 3), each
+pair's order (peer or engbench first) drawn from a recorded seed (--seed, else drawn and printed:
+engbench.peers.verdict.pair_orders), fresh tables every run; prints each run and, per phase and
+metric, each side's mean, the ratio of the means engbench / peer with its 95 % interval (Fieller's,
+over the pairs: engbench.peers.verdict, which says why not the median's interval) and, for the
+rates, the word it reads as: "ahead" (interval wholly above 1.05), "at parity" (inside
+[0.95, 1.05]), "behind" (wholly below 0.95), else "inconclusive"; the client CPU and server work per
+operation beside them (their interval, no word: lower is not "behind"), every pair's ratio of the
+key rates, and the CPU the rest of the machine used meanwhile (a shared machine moves the rates).
 
 - iibench (`--iibench PATH`): engbench's `variant=iibench-py` against mytools
   `bench/ibench/iibench.py` (MySQL mode): rows/s, client CPU per row and server work per row.
@@ -50,7 +55,7 @@ misses per row when it was counted), so its reads end at the driver's own snapsh
 (engine_stats_after.json); iibench.py reads nothing after its last INSERT.
 
   .venv/bin/python benchmarks/bench_peers.py [--iibench PATH/iibench.py] [--iibench-python PY]
-      [--linkbench DIR] [--pairs 3] [--engine innodb|myrocks] [--rows 1000000]
+      [--linkbench DIR] [--pairs 3] [--seed S] [--engine innodb|myrocks] [--rows 1000000]
       [--maxid1 100001] [--requesters 2] [--loaders 2] [--seconds 60]
 
 iibench.py: one file of https://github.com/mdcallag/mytools (bench/ibench/iibench.py; `git clone`
@@ -88,7 +93,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from engbench.peers import rates
+from engbench.peers import rates, verdict
 from engbench.peers.cpu import CpuWindow
 from engbench.peers.timeline import StatusClock
 from engbench.run import params, runs
@@ -191,11 +196,12 @@ def mysqldb_client(python: str) -> str:
 
 # --- the comparison ---
 
-def pairs(n, peer_name, peer, ours, rate_key):
-    """Alternating runs (peer first in even pairs); {"peer": [...], "engbench": [...]}."""
+def pairs(n, seed, peer_name, peer, ours, rate_key):
+    """Interleaved pairs, each pair's order drawn from `seed` (verdict.pair_orders); {"peer": [...],
+    "engbench": [...]}."""
     out = {"peer": [], "engbench": []}
-    for p in range(n):
-        for who in (["peer", "engbench"] if p % 2 == 0 else ["engbench", "peer"]):
+    for p, order in enumerate(verdict.pair_orders(seed, n, ("peer", "engbench"))):
+        for who in order:
             out[who].append(peer() if who == "peer" else ours())
             r = out[who][-1]
             shown = ", ".join(f"{ph} {r[ph][k]:,.0f} {k}" for ph, k in rate_key if ph in r)
@@ -210,20 +216,27 @@ def num(x) -> str:
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:.4g}"
 
 
+def mean(xs) -> float:
+    xs = [x for x in xs if x is not None and x == x]
+    return sum(xs) / len(xs) if xs else float("nan")
+
+
 def table(title, peer_name, res, phase, key_rows):
-    """Medians of each side, the median of the per-pair ratios; the pairs' ratios of `key_rows`
-    and the other CPU of every run."""
+    """Each side's mean, the ratio of the means engbench / peer with its 95 % interval over the
+    pairs (verdict.ratio_interval) and, for the rates (`key_rows`), its word and the pairs' ratios;
+    client CPU and server work per operation with their interval and no word; the other CPU of
+    every run."""
     print(f"\n{title}")
-    print(f"{'metric':<24} {peer_name:>12} {'engbench':>12} {'median ratio':>13}  pair ratios engbench/peer")
+    print(f"{'metric':<24} {peer_name:>12} {'engbench':>12}  engbench/peer: ratio of means [95 % interval], reading; "
+          "pair ratios")
     for k in res["engbench"][0][phase]:
         if k == "other CPU %":
             continue
-        peer = rates.median([r[phase][k] for r in res["peer"]])
-        eb = rates.median([r[phase][k] for r in res["engbench"]])
-        ratios = rates.pair_ratios([e[phase][k] for e in res["engbench"]], [q[phase][k] for q in res["peer"]])
-        med = f"{rates.median(ratios):.2f}" if ratios else "-"
-        shown = (" ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)) if k in key_rows else ""
-        print(f"{k:<24} {num(peer):>12} {num(eb):>12} {med:>13}  {shown}")
+        ours, theirs = [e[phase][k] for e in res["engbench"]], [q[phase][k] for q in res["peer"]]
+        iv = verdict.ratio_interval(ours, theirs)
+        ratios = rates.pair_ratios(ours, theirs)
+        shown = ("; pairs " + " ".join(f"{x:.2f}" for x in ratios)) if k in key_rows else ""
+        print(f"{k:<24} {num(mean(theirs)):>12} {num(mean(ours)):>12}  {verdict.row(iv, word=k in key_rows)}{shown}")
     other = [(round(q[phase]["other CPU %"]), round(e[phase]["other CPU %"])) for q, e in zip(res["peer"], res["engbench"])]
     print(f"other CPU % of all CPUs during each pair's runs ({peer_name}, engbench): "
           + " ".join(f"({a}, {b})" for a, b in other)
@@ -240,6 +253,8 @@ def main():
                     help="a LinkBench checkout built with `mvn -DskipTests package` (default $ENGBENCH_LINKBENCH)")
     ap.add_argument("--engine", default="innodb", choices=["innodb", "myrocks"])
     ap.add_argument("--pairs", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the seed each pair's order is drawn from (default: drawn and printed; give it to repeat an order)")
     ap.add_argument("--rows", type=int, default=1000000, help="iibench: rows per run")
     ap.add_argument("--maxid1", type=int, default=100001, help="linkbench: node ids 1..maxid1-1")
     ap.add_argument("--requesters", type=int, default=2, help="linkbench: requester threads (both clients)")
@@ -267,6 +282,8 @@ def main():
     if not args.iibench and not args.linkbench:
         print("bench_peers: nothing to compare; exiting")
         return 0
+    seed = verdict.new_seed() if args.seed is None else args.seed
+    print(f"bench_peers: order seed {seed} (each pair's order: engbench.peers.verdict.pair_orders)", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-peers-") as tmp, \
             MariaDB(Path(tmp) / "server", engine=args.engine,
                     settings={"cache_size": "128M", "flush_log_at_trx_commit": 1}) as db:
@@ -274,9 +291,10 @@ def main():
         server = f"MariaDB {args.engine} (128 MiB cache, flush at commit, binlog off)"
         if args.iibench:
             client = mysqldb_client(args.iibench_python)
-            res = pairs(args.pairs, "iibench.py", lambda: iibench_py(db, args, tmp),
+            res = pairs(args.pairs, seed, "iibench.py", lambda: iibench_py(db, args, tmp),
                         lambda: engbench_iibench(db, args, tmp), [("insert", "whole-run rows/s")])
-            table(f"iibench: {server}, {args.rows} rows per run, {args.pairs} alternating pairs, fresh tables; "
+            table(f"iibench: {server}, {args.rows} rows per run, {args.pairs} pairs in a seeded order (seed {seed}), "
+                  "fresh tables; "
                   f"engbench variant=iibench-py, iibench.py through {client}", "iibench.py", res, "insert",
                   ("whole-run rows/s", "own rows/s", "server rows/s", "command rows/s"))
         if args.linkbench:
@@ -286,14 +304,15 @@ def main():
             # engbench's mariadb target reads the password from here (the iibench side is root, no password)
             os.environ["ENGBENCH_MYSQL_PASSWORD"] = lb.LB_PASSWORD
             try:
-                res = pairs(args.pairs, "LinkBench", lambda: lb.linkbench_java(db, args, tmp),
+                res = pairs(args.pairs, seed, "LinkBench", lambda: lb.linkbench_java(db, args, tmp),
                             lambda: lb.engbench_linkbench(db, args, tmp),
                             [("load", "whole-run links/s"), ("request", "whole-run requests/s")])
             finally:
                 os.environ.pop("ENGBENCH_MYSQL_PASSWORD", None)
             over = " ".join(f"-D {k}={v}" for k, v in lb.linkbench_overrides(db, args).items() if k != "password")
             head = (f"linkbench: {server}, maxid1={args.maxid1}, {args.loaders} loaders, {args.requesters} requesters, "
-                    f"{args.seconds} s of requests, {args.pairs} alternating pairs, fresh tables, both over TCP")
+                    f"{args.seconds} s of requests, {args.pairs} pairs in a seeded order (seed {seed}), fresh tables, "
+                    "both over TCP")
             table(f"{head}\nload (per loaded link)", "LinkBench", res, "load", ("whole-run links/s", "own links/s"))
             table("requests (per request)", "LinkBench", res, "request", ("whole-run requests/s", "own requests/s"))
             own = [r["own_requests_per_s"] for r in res["peer"]]

@@ -3,12 +3,17 @@
 `oltp_update_index`) on the SAME private MariaDB instance: same table shape (sysbench's own
 sbtest1), same table size, same client count, same uniform id choice (`--rand-type=uniform`;
 sysbench's default "special" is skewed), both over the unix socket with autocommit and prepared
-statements; runs interleaved in pairs (sysbench, engbench, then engbench, sysbench, ...), for every
-mode and client count. Prints every run, the medians, the median of the per-pair ratios engbench /
-sysbench and each pair's ratio, and the CPU the rest of the machine used meanwhile.
+statements; runs interleaved in pairs, each pair's order (sysbench or engbench first) drawn from a
+recorded seed (--seed, else drawn and printed: engbench.peers.verdict.pair_orders), for every mode
+and client count. Prints every run and, per metric, each side's mean and the ratio of the means
+engbench / sysbench with its 95 % interval over the pairs (Fieller's: engbench.peers.verdict, which
+says why not the median's interval); a rate reads "ahead" (interval wholly above 1.05), "at
+parity" (inside [0.95, 1.05]), "behind" (wholly below 0.95) or "inconclusive", with each pair's
+ratio; the client and server CPU and the server work per update beside it (their interval, no
+word); and the CPU the rest of the machine used meanwhile.
 
   .venv/bin/python benchmarks/bench_sysbench.py [--engine innodb|myrocks] [--table-size 100000]
-      [--clients 1,2] [--seconds 10] [--reps 3] [--modes non-index,index] [--driver PATH]
+      [--clients 1,2] [--seconds 10] [--reps 3] [--seed S] [--modes non-index,index] [--driver PATH]
 
 Rates (engbench.peers.rates):
 - whole run: each client's own rate over its whole update phase, first update to last commit, as
@@ -47,7 +52,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from engbench.peers import rates
+from engbench.peers import rates, verdict
 from engbench.peers.cpu import CpuWindow
 from engbench.peers.timeline import StatusClock
 from engbench.run import driver
@@ -123,11 +128,16 @@ def main():
     ap.add_argument("--clients", default="1,2", help="client counts, each compared on its own")
     ap.add_argument("--seconds", type=int, default=10)
     ap.add_argument("--reps", type=int, default=3, help="interleaved pairs per mode and client count")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the seed each pair's order is drawn from (default: drawn and printed; give it to repeat an order)")
     ap.add_argument("--modes", default="non-index,index")
     ap.add_argument("--driver", default=str(driver.executable()))
     args = ap.parse_args()
     if args.reps < 3:
         ap.error("--reps: at least 3 pairs")
+    seed = verdict.new_seed() if args.seed is None else args.seed
+    print(f"bench_sysbench: order seed {seed} (each pair's order: engbench.peers.verdict.pair_orders)", flush=True)
+    orders = verdict.pair_orders(seed, args.reps, ("sysbench", "engbench"))  # the same pairs' orders in every row
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-sysbench-") as tmp, \
             MariaDB(Path(tmp) / "server", engine=args.engine,
@@ -137,8 +147,8 @@ def main():
         for mode in args.modes.split(","):
             for clients in (int(c) for c in args.clients.split(",")):
                 res = {"sysbench": [], "engbench": []}
-                for rep in range(args.reps):
-                    for who in (["sysbench", "engbench"] if rep % 2 == 0 else ["engbench", "sysbench"]):
+                for rep, order in enumerate(orders):
+                    for who in order:
                         # Each client's previous table dropped, then a quiet server, then a
                         # freshly loaded table updated at once: sysbench prepare, then run (as a
                         # user runs them); engbench loads its table and updates it in one run.
@@ -160,18 +170,20 @@ def main():
                               file=sys.stderr, flush=True)
                 rows.append((mode, clients, res))
     print(f"\nMariaDB {args.engine}, table_size {args.table_size}, {args.seconds:g} s per run, {args.reps} interleaved "
-          f"pairs per row (sysbench first in even pairs); medians, the median of the pair ratios and each pair's")
-    print(f"{'mode':<10} {'clients':>7} {'metric':<22} {'sysbench':>10} {'engbench':>10} {'ratio':>6}  pair ratios")
+          f"pairs per row in a seeded order (seed {seed}); each side's mean, engbench/sysbench: the ratio of the means "
+          "[95 % interval], its reading for the rates, and each pair's ratio")
+    print(f"{'mode':<10} {'clients':>7} {'metric':<22} {'sysbench':>10} {'engbench':>10}  ratio [interval], reading")
     for mode, clients, res in rows:
         for k in res["engbench"][0]:
             if k == "other CPU %":
                 continue
-            sb, eb = (rates.median([r[k] for r in res[w]]) for w in ("sysbench", "engbench"))
-            ratios = rates.pair_ratios([r[k] for r in res["engbench"]], [r[k] for r in res["sysbench"]])
-            pairs = (" ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)) if k.endswith("tps") \
+            ours, theirs = [r[k] for r in res["engbench"]], [r[k] for r in res["sysbench"]]
+            sb, eb = (sum(v) / len(v) for v in (theirs, ours))
+            iv = verdict.ratio_interval(ours, theirs)
+            pairs = ("; pairs " + " ".join(f"{x:.2f}" for x in rates.pair_ratios(ours, theirs))) if k.endswith("tps") \
                 else ""
             fmt = (lambda v: f"{v:>10,.0f}") if sb >= 100 else (lambda v: f"{v:>10.3g}")
-            print(f"{mode:<10} {clients:>7} {k:<22} {fmt(sb)} {fmt(eb)} {rates.median(ratios):>6.2f}  {pairs}")
+            print(f"{mode:<10} {clients:>7} {k:<22} {fmt(sb)} {fmt(eb)}  {verdict.row(iv, word=k.endswith('tps'))}{pairs}")
         other = [(round(s["other CPU %"]), round(e["other CPU %"])) for s, e in zip(res["sysbench"], res["engbench"])]
         print(f"{mode:<10} {clients:>7} {'other CPU % (sb, eb)':<22} " + " ".join(f"({a}, {b})" for a, b in other))
 

@@ -6,10 +6,15 @@
   (c) iibench on null        vs  iibench on the fastest real engine     (target >= 10x)
   (d) iibench on null, 2 loader threads vs 1                            (target >= 1.8x)
 
-(a) and (b) target >= 1.0x and are run interleaved (A B A B ..., --reps pairs, the side that goes
-first alternates); the table shows the median rate of each side and the median of the per-pair
-ratios, so a loaded machine moves both sides of a pair alike; beside each pair, the CPU the rest
-of the machine used meanwhile (% of all CPUs, engbench.peers.cpu). Exactly what each side does:
+(a) and (b) are run in interleaved pairs (--reps), each pair's order (which side goes first) drawn
+from a recorded seed (--seed, else drawn and printed: engbench.peers.verdict.pair_orders), so a
+loaded machine moves both sides of a pair alike; the table shows each side's mean rate and the
+ratio of the means engbench / tool with its 95 % interval over the pairs (Fieller's:
+engbench.peers.verdict, which says why not the median's interval), read as "ahead" (interval
+wholly above 1.05), "at parity" (inside [0.95, 1.05]), "behind" (wholly below 0.95) or
+"inconclusive"; beside each pair, its ratio and the CPU the rest of the machine used meanwhile (%
+of all CPUs, engbench.peers.cpu). (c) and (d) are single runs against a stated target (no pairs,
+no interval). Exactly what each side does:
 
 (a) both: 1 writer thread, --num sequential 16-byte keys (8-byte big-endian counter padded with '0',
     db_bench's layout), 100-byte values, 1000 keys per WriteBatch (db_bench --batch_size, RocksDB
@@ -38,7 +43,7 @@ of the machine used meanwhile (% of all CPUs, engbench.peers.cpu). Exactly what 
     Rates: wtperf prints "load ops/sec" for the populate threads' run; the driver's rate covers its
     worker threads' run; neither includes open, the final checkpoint/flush or close.
 
-Usage: driver_bench.py [path/to/engbench-driver] [--num N] [--rows N] [--reps N]
+Usage: driver_bench.py [path/to/engbench-driver] [--num N] [--rows N] [--reps N] [--seed S]
 Every run gets a fresh temporary directory that is removed afterwards.
 """
 import argparse
@@ -46,13 +51,12 @@ import json
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 
 from driver_run import run_summary
-from engbench.peers import rates
+from engbench.peers import verdict
 from engbench.peers.cpu import CpuWindow
 
 WTPERF = "/root/.cache/engbench/wiredtiger-11.3.1-b11e1830dd1d/bin/wtperf"
@@ -116,11 +120,15 @@ def main():
     ap.add_argument("driver", nargs="?", default=os.path.join(here, "..", "build", "engbench-driver"))
     ap.add_argument("--num", type=int, default=1_000_000, help="fillseq keys")
     ap.add_argument("--rows", type=int, default=200_000, help="iibench documents")
-    ap.add_argument("--reps", type=int, default=5, help="interleaved pairs per fillseq comparison (median)")
+    ap.add_argument("--reps", type=int, default=5, help="interleaved pairs per fillseq comparison")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="the seed each pair's order is drawn from (default: drawn and printed; give it to repeat an order)")
     a = ap.parse_args()
     driver = os.path.abspath(a.driver)
     if not os.path.exists(driver):
         sys.exit(f"no driver at {driver}; pass its path")
+    seed = verdict.new_seed() if a.seed is None else a.seed
+    print(f"driver_bench: order seed {seed} (each pair's order: engbench.peers.verdict.pair_orders)", file=sys.stderr)
 
     K, V, B = 16, 100, 1000
     rows = []  # (comparison, left label, left rate, right label, right rate, target)
@@ -142,35 +150,35 @@ def main():
         return run
 
     def pairs(left, right):
-        """A B, B A, A B, ...: per-pair ratios, medians of each side and of the ratios, and the CPU
-        the rest of the machine used during each pair (% of all CPUs: engbench.peers.cpu; the runs
-        are this script's children, so their CPU is its own)."""
+        """Interleaved pairs, each pair's order drawn from the seed (verdict.pair_orders): each side's
+        mean, the ratio of the means with its interval (verdict.ratio_interval), the pairs' ratios,
+        and the CPU the rest of the machine used during each pair (% of all CPUs:
+        engbench.peers.cpu; the runs are this script's children, so their CPU is its own)."""
         ls, rs, ratios, others = [], [], [], []
-        for i in range(a.reps):
-            order = (left, right) if i % 2 == 0 else (right, left)
+        for i, order in enumerate(verdict.pair_orders(seed, a.reps, ("left", "right"))):
             window = CpuWindow()
-            got = {id(f): f() for f in order}
+            got = {who: (left if who == "left" else right)() for who in order}
             others.append(window.close()["other_pct"])
-            lr, rr = got[id(left)], got[id(right)]
+            lr, rr = got["left"], got["right"]
             ls.append(lr)
+            rs.append(rr)
             if rr:
-                rs.append(rr)
                 ratios.append(lr / rr)
-            print(f"  pair {i + 1}: {lr:12,.0f} {rr or float('nan'):12,.0f}  ratio "
+            print(f"  pair {i + 1} ({order[0]} first): {lr:12,.0f} {rr or float('nan'):12,.0f}  ratio "
                   f"{lr / rr if rr else float('nan'):.2f}  other CPU {others[-1]:.0f} %", file=sys.stderr, flush=True)
-        med = lambda v: statistics.median(v) if v else None
-        return med(ls), med(rs), med(ratios), ratios, others
+        mean = lambda v: sum(x for x in v if x) / len([x for x in v if x]) if any(v) else None  # noqa: E731
+        return mean(ls), mean(rs), verdict.ratio_interval(ls, rs), ratios, others
 
     print("(a) fillseq rocksdb vs db_bench", file=sys.stderr)
     ra = pairs(side(lambda: run_driver(driver, "fillseq", "rocksdb", fs, rk), "engbench"),
                side(lambda: run_db_bench(a.num, K, V, B), "db_bench"))
-    rows.append(("(a) fillseq rocksdb, 1 thread, WAL off", "engbench", ra[0], "db_bench", ra[1], 1.0, ra[2], ra[3],
+    rows.append(("(a) fillseq rocksdb, 1 thread, WAL off", "engbench", ra[0], "db_bench", ra[1], None, ra[2], ra[3],
                  ra[4]))
     print("(b) fillseq wiredtiger vs wtperf populate", file=sys.stderr)
     rb = pairs(side(lambda: run_driver(driver, "fillseq", "wiredtiger", fw, wk), "engbench"),
                side(lambda: run_wtperf(a.num, K, V, B, 2), "wtperf"))
     rows.append(("(b) fillseq wiredtiger, 2 threads, cursor inserts, log off", "engbench", rb[0], "wtperf", rb[1],
-                 1.0, rb[2], rb[3], rb[4]))
+                 None, rb[2], rb[3], rb[4]))
 
     ii = {"max_rows": a.rows, "batch": 1000, "length_char_fields": 100, "num_secondary_indexes": 3}
     real = {}
@@ -191,13 +199,14 @@ def main():
                  None, None, None))
 
     print(f"driver: {driver}   fillseq: {a.num} keys, key {K} B, value {V} B, batch {B}, {a.reps} interleaved pairs"
-          f" (medians);   iibench: {a.rows} docs, 3 indexes, cf 100 chars")
-    print(f"{'comparison':58} {'left':>14} {'rate/s':>12} {'right':>14} {'rate/s':>12} {'ratio':>7} target")
-    for name, ll, lr, rl, rr, target, med_ratio, ratios, others in rows:
-        ratio = med_ratio if med_ratio is not None else (lr / rr if lr and rr else float("nan"))
-        t = "" if target is None else (f">= {target:g}  " + ("met" if ratio >= target else "MISSED"))
+          f" in a seeded order (seed {seed}; means);   iibench: {a.rows} docs, 3 indexes, cf 100 chars")
+    print(f"{'comparison':58} {'left':>14} {'rate/s':>12} {'right':>14} {'rate/s':>12} {'ratio':>7} "
+          "reading (pairs: ratio of means [95 % interval]) or target (single runs)")
+    for name, ll, lr, rl, rr, target, iv, ratios, others in rows:
+        ratio = iv.effect if iv is not None else (lr / rr if lr and rr else float("nan"))
+        t = verdict.row(iv) if iv is not None else (f">= {target:g}  " + ("met" if ratio >= target else "MISSED"))
         if ratios:
-            t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios) + "; " + rates.interval_text(ratios)
+            t += "   pair ratios " + " ".join(f"{x:.2f}" for x in ratios)
         if others:
             t += "   other CPU % per pair " + " ".join(f"{x:.0f}" for x in others)
         fmt = lambda v: f"{v:12,.0f}" if v else f"{'n/a':>12}"
