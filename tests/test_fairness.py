@@ -197,7 +197,8 @@ def test_no_spike_is_not_refuted_by_a_fall():
 
 def test_a_size_that_was_not_captured_is_not_tested():
     v = _f("000-similar-space-after-load").rule({})
-    assert v.why.startswith("not tested: the size right after the load was not captured")
+    assert v.verdict == rules.NOT_TESTED and v.why.startswith("the size right after the load was not captured")
+    assert "it needs" in v.why
 
 
 def test_every_rule_can_fail_and_can_hold():
@@ -273,9 +274,14 @@ def test_the_claims_testable_from_existing_runs_have_findings():
 
 def test_the_new_rule_shapes_by_hand():
     from engbench.rulebook import rules_extra as rx
-    s = {"a": [0.0003, 0.0005, 0.0009], "b": [0.0005, 0.0011, 0.0002]}
-    assert rx.below(s, "a", 0.001).verdict == rules.HOLDS
-    assert rx.below(s, "b", 0.001).verdict == rules.FAILS          # one repetition at 0.0011
+    s = {"a": [0.0003, 0.0005, 0.0009], "b": [0.0005, 0.0011, 0.0002], "c": [0.0003, 0.0004, 0.0002]}
+    with rules.decided_by("interval"):                              # the method before: every repetition
+        assert rx.below(s, "a", 0.001).verdict == rules.HOLDS
+        assert rx.below(s, "b", 0.001).verdict == rules.FAILS      # one repetition at 0.0011
+    # now the mean's 95 % interval: a's (mean 0.00057) reaches 0.0013, b's too: neither decided
+    assert rx.below(s, "a", 0.001).verdict == rules.INCONCLUSIVE
+    assert rx.below(s, "b", 0.001).verdict == rules.INCONCLUSIVE
+    assert rx.below(s, "c", 0.001).verdict == rules.HOLDS
     h, f, n = rules.Verdict(rules.HOLDS, "h"), rules.Verdict(rules.FAILS, "f"), rules.not_testable("n")
     assert rx.any_of([f, h]).verdict == rules.HOLDS and rx.any_of([f, f]).verdict == rules.FAILS
     assert rx.any_of([f, n]).verdict == rules.NOT_TESTABLE
@@ -297,3 +303,14 @@ def test_caching_memory_comes_from_the_recorded_knobs():
     assert fairness.run_caching_memory(pd.Series({"engine": "rocksdb", "engine_cache_bytes": 12.0 * MIB})) == 12 * MIB
     lmdb = pd.Series({"engine": "lmdb", "workload": "ycsb", "knob.lmdb.map_size": 64.0 * MIB})
     assert math.isnan(fairness.run_caching_memory(lmdb))
+
+
+def test_sizes_at_end_needs_the_btree_larger_than_the_lsm():
+    """"310G for the b-tree, 290G for the LSM": the B-tree is the larger. The inventory's "about 1.07"
+    (0.86-1.34) passed 0.94, the LSM the larger one; failed on d95b6d69 (held)."""
+    f = _f("003-sizes-at-end")
+    bt, lsm, lm = (p.label for p in f.picks)
+    lsm_larger = {bt: [1.00, 1.01, 0.99], lsm: [1.064, 1.07, 1.058], lm: [3.0, 3.1, 2.9]}   # B-tree / LSM 0.94
+    assert f.rule(lsm_larger).verdict == rules.FAILS
+    as_published = {bt: [1.07, 1.075, 1.065], lsm: [1.0, 1.005, 0.995], lm: [2.8, 2.75, 2.85]}   # 1.07, 2.6
+    assert f.rule(as_published).verdict == rules.HOLDS

@@ -60,8 +60,10 @@ def test_trend_needs_the_end_ratio_and_every_step():
     assert up.verdict == rules.HOLDS and "rises 3.00×" in up.why
     assert rules.trend(s, ["x", "z", "y"], up=True).verdict == rules.FAILS     # z → y falls
     assert rules.trend(s, ["z", "y", "x"], up=False, factor=1.5).verdict == rules.HOLDS
-    v = rules.trend(s, ["x", "y", "m"], up=True)         # y → m: 0 % apart, the step undecided
-    assert v.verdict == INCONCLUSIVE and v.effect == pytest.approx(151 / 150)
+    v = rules.trend(s, ["x", "y", "m"], up=True)         # y → m: 0 % apart, below the smallest step that matters
+    assert v.verdict == rules.FAILS and v.effect == pytest.approx(151 / 150)
+    with rules.decided_by("interval"):                   # against 1.0 (the method before): undecided
+        assert rules.trend(s, ["x", "y", "m"], up=True).verdict == INCONCLUSIVE
 
 
 def test_all_of_holds_fails_or_is_inconclusive_and_shows_the_deciding_part():
@@ -146,7 +148,7 @@ def test_an_inconclusive_verdict_says_how_many_rounds_would_decide_it():
     near = {"a": [11.6, 13, 14.4], "b": [9, 10, 11.5]}
     v = rules.greater(near, "a", "b")
     assert rules.columns(v)["rounds_needed"] == v.needed == effects.rounds_needed(
-        effects.ratio(near["a"], near["b"]), effects.Band(lo=1.0, lo_open=True))
+        effects.ratio(near["a"], near["b"]), effects.Band(lo=1 + rules.SMALLEST_EFFECT, lo_open=True))
     assert math.isnan(rules.columns(rules.greater(near, "a", "b", 0.5))["rounds_needed"])  # decided: none
     assert "rounds_needed" in findings.COLUMNS
 
@@ -159,3 +161,64 @@ def test_any_of_and_at_least_leave_an_inconclusive_part_inconclusive():
     assert rules_extra.any_of([open_, ok]).verdict == rules.HOLDS
     assert rules_extra.at_least([ok, open_, bad], 2).verdict == INCONCLUSIVE
     assert rules_extra.any_of([bad, rules.not_testable("x")]).verdict == rules.NOT_TESTABLE
+
+
+# --- issue 43/44 follow-ups (H10): the smallest effect that matters, "not tested", rules_extra by interval
+
+def test_a_bare_directional_claim_needs_the_smallest_effect_that_matters():
+    """A bare "faster" / "more" holds only when the whole 95 % interval lies above 1 + SMALLEST_EFFECT
+    (the machine's A/A spread) and does not hold when it lies wholly below it: no effect at all, or a
+    0.3 % one, is refuted instead of "holds" on enough rounds or "inconclusive" for ever. Failed on
+    d95b6d69 (no SMALLEST_EFFECT; 1.003 with a tight interval held)."""
+    assert rules.SMALLEST_EFFECT == pytest.approx(0.10)
+    tiny = {"a": [1003, 1004, 1002, 1003], "b": [1000, 1001, 999, 1000]}   # 1.003, interval ~1.001–1.005
+    v = rules.greater(tiny, "a", "b")
+    assert v.verdict == rules.FAILS and v.threshold == "> 1.1", v
+    assert "smallest effect that matters" in v.why
+    same = {"a": [100, 102, 98], "b": [101, 99, 100]}                    # no effect: refuted, not inconclusive
+    assert rules.greater(same, "a", "b").verdict == rules.FAILS
+    big = {"a": [130, 131, 129], "b": [100, 101, 99]}
+    assert rules.greater(big, "a", "b").verdict == rules.HOLDS
+    assert rules.less(big, "b", "a").verdict == rules.HOLDS
+    # a stated factor is the claim's own and is kept as written (1.05 stays 1.05)
+    assert rules.greater(tiny, "a", "b", 1.001).verdict == rules.HOLDS
+    # the method before (interval against 1.0) stays callable for the rule history
+    with rules.decided_by("interval"):
+        assert rules.greater(tiny, "a", "b").verdict == rules.HOLDS
+
+
+def test_not_tested_is_its_own_verdict_word():
+    """"not tested": the claim could be tested but its quantity was not captured (distinct from "not
+    testable"). Failed on d95b6d69 (no NOT_TESTED)."""
+    from engbench.verdicts import NOT_TESTABLE, NOT_TESTED
+    assert NOT_TESTED == "not tested" and NOT_TESTED in VERDICTS and NOT_TESTED != NOT_TESTABLE
+    v = rules.not_tested("the size after the load was not captured; it needs a snapshot after the load")
+    assert v.verdict == NOT_TESTED and math.isnan(rules.columns(v)["effect"])
+    f = findings.table(findings.load()).set_index("id")
+    assert f.loc["000-similar-space-after-load", "verdict"] == NOT_TESTED
+
+
+def test_below_decides_by_the_mean_and_its_interval():
+    """below(a, bound): the mean over the bound with its 95 % t interval; holds when wholly below 1,
+    does not hold when wholly at or above it, else inconclusive; the effect is carried. Failed on
+    d95b6d69 (every repetition under the bound, no effect)."""
+    from engbench.rulebook import rules_extra as rx
+    v = rx.below({"a": [1.0, 1.1, 0.9]}, "a", 2.0)
+    assert v.verdict == rules.HOLDS and v.effect == pytest.approx(0.5) and v.high < 1 and v.threshold == "< 1"
+    assert rx.below({"a": [3.0, 3.1, 2.9]}, "a", 2.0).verdict == rules.FAILS
+    # one repetition above the bound, the mean's interval straddling it: the old rule said "does not hold"
+    assert rx.below({"a": [1.0, 2.5, 1.6]}, "a", 2.0).verdict == INCONCLUSIVE
+    assert rx.below({"a": [0, 0, 0]}, "a", 1e-3).verdict == rules.HOLDS
+
+
+def test_any_of_and_at_least_carry_the_deciding_parts_effect():
+    """Failed on d95b6d69 (empty effect column)."""
+    from engbench.rulebook import rules_extra as rx
+    s = {"a": [30, 33, 36], "b": [10, 11, 12], "c": [11.6, 13, 14.4], "d": [9, 10, 11.5]}
+    ok, bad = rules.greater(s, "a", "b", 2.0), rules.greater(s, "b", "a")
+    v = rx.any_of([bad, ok])
+    assert v.verdict == rules.HOLDS and v.effect == ok.effect and (v.low, v.high) == (ok.low, ok.high)
+    w = rx.any_of([bad, bad])
+    assert w.verdict == rules.FAILS and w.effect == bad.effect
+    u = rx.at_least([ok, bad, ok], 2)
+    assert u.verdict == rules.HOLDS and u.effect == ok.effect and u.threshold

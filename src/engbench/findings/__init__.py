@@ -26,12 +26,20 @@ configuration's values out of the processed tables, its rules turn them into a v
                                        would decide it
     verdict, why                       holds / does not hold (the whole interval on the claim's side
                                        / off it) / inconclusive here (neither: why gives the rounds
-                                       that would decide it) / not testable / not in the source's
-                                       regime; the numbers
+                                       that would decide it) / not tested (its quantity was not
+                                       captured: why says what would be needed) / not testable (a
+                                       minimum count not met, or engines compared with unequal
+                                       caching memory: refused) / not in the source's regime; the
+                                       numbers
     gate, regime                       the regime the claim needs (regime.GATES of every compared
-                                       configuration, with the quiet-machine gate) and what the
-                                       runs measured; a configuration whose runs miss a gate makes
-                                       the verdict "not in the source's regime", whatever the rule says
+                                       configuration, kept to the claim's quantity and phase, with
+                                       the quiet-machine gate) and what the runs measured. A
+                                       configuration whose runs miss a gate is left out: the claim is
+                                       judged on the configurations inside their gates when they
+                                       decide it whatever the left-out ones measure (why names the
+                                       left-out ones with their figures), and is "not in the
+                                       source's regime" only when the left-out ones decide it
+                                       (docs/findings.md)
 """
 
 from __future__ import annotations
@@ -90,7 +98,7 @@ def add_tables(tables: dict, published_dir=None) -> dict:
 
 def tested(frame: pd.DataFrame) -> bool:
     """Whether any finding could be tested (the reproduction runs are there)."""
-    return bool(len(frame)) and bool((frame["verdict"] != rules.NOT_TESTABLE).any())
+    return bool(len(frame)) and bool((~frame["verdict"].isin((rules.NOT_TESTABLE, rules.NOT_TESTED))).any())
 
 
 __all__ = ["table", "values", "load", "add_tables", "tested", "claims", "history", "inventory", "COLUMNS", "VALUE_COLUMNS", "math"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..rulebook import rules
+from ..rulebook import rules, rules_extra
 from ..rulebook.regime import Gate
 from .catalog import FINDINGS, GATES, MODULE_OF
 from .judge import gates_of
@@ -218,10 +218,36 @@ def _equal_memory_rows(Change) -> list:
             for f in FINDINGS if {p.experiment for p in f.picks} & set(EQUAL_MEMORY_FILES)]
 
 
+FOLLOW_UP = ("2026-11-29", "this change (issue 43 follow-ups, H10)")
+
+
+def _follow_up_rows(Change) -> list:
+    """The rules changed after the rows above, on the same shipped runs."""
+    m = MODULE_OF["003-sizes-at-end"]
+    return [
+        ("000-similar-space-after-load", Change(
+            "000-similar-space-after-load", 0, *FOLLOW_UP, _SHIPPED, _FAIR + ", class 6: the verdict word \"not "
+            "tested\" now exists (engbench.verdicts): the claim can be tested, its quantity was not captured; the "
+            "reason is the same, with what would be needed.", "not testable, the reason beginning \"not tested:\"",
+            {}, old_fn=lambda s, picks: rules.not_testable(
+                "not tested: the size right after the load was not captured (the driver measures the data directory "
+                "when a run ends, not between its load and its requests); it can be, by measuring it there"))),
+        ("003-sizes-at-end", Change(
+            "003-sizes-at-end", 0, *FOLLOW_UP, _SHIPPED, _FAIR + ", class 6: \"310G for the b-tree, 290G for the "
+            "LSM\" says the B-tree is the larger; the inventory's \"about 1.07\" (0.86-1.34) passed 0.94, the LSM "
+            "the larger one here. The B-tree must now be above the LSM too.",
+            "B-tree / LSM about 1.07 (0.86-1.34, per repetition pair) and LMDB >= 1.5x the B-tree", {},
+            old_fn=lambda s, picks: rules.all_of([
+                rules.about({"r": rules_extra.per_pair(s, picks[0].label, picks[1].label)}, "r", 310 / 290),
+                rules.greater(s, picks[2].label, picks[0].label, 1.5)]))),
+    ] if m else []
+
+
 def rows(Change) -> list:
     """Every row of issue 43, oldest first, versions numbered on from the rows before (history.CHANGES);
     the findings it added (NEW_IDS) get rows only for what changed after they were locked."""
-    return [(fid, c) for fid, c in _rows(Change) if fid not in NEW_IDS] + _equal_memory_rows(Change)
+    return [(fid, c) for fid, c in _rows(Change) if fid not in NEW_IDS] + _equal_memory_rows(Change) + \
+        _follow_up_rows(Change)
 
 
 def _rows(Change) -> list:

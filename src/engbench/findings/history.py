@@ -9,7 +9,7 @@ old metric and rule, when it changed and why, and the paper shows the verdict un
 same runs.
 
     fingerprint(finding) -> str          hash of what decides a verdict: the picks (experiment, engine,
-                                         value, selection), the rule text and the rule function's source
+                                         value, selection), the rule function's source
                                          (with the functions of its module it calls), the minimum counts,
                                          the gates of every compared configuration (judge.gates_of: the
                                          experiment's, kept to the claim's, and its own) and the experiment
@@ -103,14 +103,15 @@ def _gate_doc(g) -> list:
 
 
 def fingerprint(finding) -> str:
-    """What decides a verdict (module docstring); the claim's words, labels and the gates' prose are not
-    part of it."""
+    """What decides a verdict (module docstring); the claim's words, labels, the rule in words
+    (rule_text: how it decides, said to the reader; since 2026-11-29, when every rule text was reworded for
+    the interval method with no rule changed) and the gates' prose are not part of it."""
     parts = [[p.experiment, p.engine, p.value, sorted(p.where.items())] for p in finding.picks]
     needs = [[p.experiment, p.engine, p.value, _gate_doc(g)] for p, g in finding.needs]
     cfgs = sorted({(p.experiment, p.engine) for p in finding.picks})
     gates = {f"{e} {g}": [_gate_doc(x) for x in gates_of(finding, e, g, GATES)] for e, g in cfgs}
     sizes = {e: experiment_hash(e) for e in sorted({p.experiment for p in finding.picks})}
-    doc = {"picks": parts, "rule": finding.rule_text, "needs": needs, "rule_source": rule_source(finding.rule),
+    doc = {"picks": parts, "needs": needs, "rule_source": rule_source(finding.rule),
            "gates": gates, "experiments": sizes}
     return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
@@ -345,6 +346,20 @@ METHOD_CHANGES: list[MethodChange] = [
                  "the other; flat: largest / smallest mean within the tolerance",
                  "the effect's interval (Fieller, 95 %; equivalence claims 90 %, two one-sided tests) wholly on the "
                  "claim's side: holds; wholly off it: does not hold; else inconclusive here"),
+    MethodChange("interval", "smallest-effect", "2026-11-29", "this change (issue 43/44 follow-ups, H10)",
+                 "the shipped runs in data/processed on 2026-11-29 (before the equal-memory and interleaved "
+                 "re-measurement)",
+                 "A bare \"more\" or \"faster\" had threshold 1.0: with no effect at all its interval straddles 1 for "
+                 "ever (never refuted), and with enough rounds a 0.3 % effect would hold (004-hot-stays-in-cache 1.003, "
+                 "002-journal-on-cpu-low 1.006). Its threshold is now 1 + the smallest effect that matters, 10 %: the "
+                 "machine's own A/A spread, measured before these data (benchmarks/host_noise.py: two identical "
+                 "configurations' 5-pair median ratio 0.91-1.12 with both CPUs busy). rules_extra.below decided on "
+                 "every repetition under the bound, any_of and at_least carried no effect: now by the interval too.",
+                 "as \"interval\", a bare directional claim against 1.0; below: every repetition under the bound; "
+                 "any_of / at_least: no effect shown",
+                 "a bare directional claim holds when its 95 % interval lies wholly above 1.1 and does not hold when "
+                 "wholly at or below it; below: the mean over the bound, its 95 % interval wholly under 1; any_of / "
+                 "at_least show the deciding part's effect"),
 ]
 METHOD_COLUMNS = ["id", "changed", "commit", "old_method", "new_method", "old_verdict", "old_why", "new_verdict",
                   "new_why", "threshold", "effect", "low", "high", "level", "rounds"]

@@ -83,10 +83,10 @@ def evaluate(tables: dict, finding: catalog.Finding, gates: dict | None = None, 
     v = rule(got)
     ruled = v  # the rule's own effect and interval, shown whatever the gates decide (rules.columns)
     short = [(label, r) for label, r in needs_results(tables, finding) if not r.passed]
-    if short and v.verdict != rules.NOT_TESTABLE:
+    if short and v.verdict not in (rules.NOT_TESTABLE, rules.NOT_TESTED):
         v = rules.Verdict(rules.NOT_TESTABLE, "; ".join(f"{label}: {r.measured()}, needs {r.gate.bound()}"
                                                        for label, r in short))
-    if missed and v.verdict != rules.NOT_TESTABLE:
+    if missed and v.verdict not in (rules.NOT_TESTABLE, rules.NOT_TESTED):
         figures = "; ".join(f"{cfg}: {r.measured()}, gate {r.gate.bound()}" for cfg, r in missed)
         decided = fairness.decided_without(rule, got, _left_out(finding, missed))
         if decided is None:

@@ -10,7 +10,11 @@ means, Student's t for one mean; the formulas are there) and decides by where th
 against the claim's threshold or band (effects.decide):
 
     greater(a, b, factor)   effect mean(a) / mean(b), 95 % interval; HOLDS iff low > factor,
-                            FAILS iff high <= factor
+                            FAILS iff high <= factor. A bare claim (factor None: "more", "faster"
+                            with no qualifier) uses 1 + SMALLEST_EFFECT (1.1): it holds when the
+                            whole interval lies above 1.1 and does not hold when it lies wholly at
+                            or below 1.1 (the other side ahead, or an effect smaller than the
+                            machine's own A/A spread: the why says which)
     less(a, b, factor)      greater(b, a, factor)
     flat(samples, tol)      equivalence: every pair of means, larger / smaller, its 90 % interval
                             inside [1 / (1 + tol), 1 + tol] (two one-sided tests at 5 %); FAILS when
@@ -20,8 +24,8 @@ against the claim's threshold or band (effects.decide):
                             factor (the one-sided test at 5 %), FAILS iff low > factor
     trend(samples, up, factor)
                             the end ratio (last / first up, first / last down) > factor and every step
-                            in the direction (next / previous > 1 up, < 1 down), each by its 95 %
-                            interval, combined as all_of
+                            in the direction (next / previous, a bare greater: > 1.1 up, < 1 / 1.1
+                            down), each by its 95 % interval, combined as all_of
     about(a, target, tol)   equivalence: mean(a) / target, 90 % t interval, inside [1 / tol, tol]
     all_of(parts)           NOT_TESTABLE if a part is; else FAILS if any part fails; else INCONCLUSIVE
                             if any part is; else HOLDS. The effect shown is the deciding part's: the
@@ -32,14 +36,17 @@ against the claim's threshold or band (effects.decide):
 Neither wholly on the claim's side nor wholly off it: INCONCLUSIVE ("inconclusive here"), and `why`
 gives the interval and the repetitions per side that would decide it at the measured spread
 (effects.rounds_needed). The words of the source documents map onto factors by one convention, used
-by every finding: "faster/more/worse" (no qualifier) is factor 1.0; "much" 1.5; "huge", "twice" 2.0;
+by every finding: "faster/more/worse" (no qualifier) is 1 + SMALLEST_EFFECT = 1.1 (engbench.verdicts
+says why 10 %: the machine's A/A spread, measured before the data); "much" 1.5; "huge", "twice" 2.0;
 "insensitive", "does not grow", "no change" is flat within 25 %; "about N" is N within a factor 1.25.
 The verdict words are engbench.verdicts'; its docstring sets these tolerances beside the published
 checks'.
 
-The method before this one (ratio of means, repetitions apart: rules_v1) stays callable:
-`with decided_by("v1"): finding.rule(samples)` routes every rule here to it, which is how the rule
-history (findings.history.METHOD_CHANGES) shows each verdict under both methods.
+The methods before this one stay callable, which is how the rule history
+(findings.history.METHOD_CHANGES) shows each verdict under both: "v1" (ratio of means, repetitions
+apart: rules_v1; `with decided_by("v1"): finding.rule(samples)` routes every rule here to it) and
+"interval" (this module with a bare claim's threshold at 1.0, and rules_extra's below by every
+repetition, any_of / at_least without an effect); "smallest-effect" is today's.
 """
 
 from __future__ import annotations
@@ -50,12 +57,13 @@ import math
 from dataclasses import dataclass
 
 from .. import effects
-from ..verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_IN_REGIME, NOT_TESTABLE  # the one vocabulary
+from ..verdicts import FAILS, HOLDS, INCONCLUSIVE, NOT_IN_REGIME, NOT_TESTABLE, NOT_TESTED  # the one vocabulary
 from . import rules_v1
 
 MIN_REPEATS = 3
-METHOD = "interval"                 # the decision method now; findings.history.METHOD_CHANGES records each change
-METHODS = ("v1", METHOD)
+METHOD = "smallest-effect"          # the decision method now; findings.history.METHOD_CHANGES records each change
+METHODS = ("v1", "interval", METHOD)
+SMALLEST_EFFECT = 0.10              # a bare "more" / "faster": the machine's A/A spread (engbench.verdicts)
 _METHOD = contextvars.ContextVar("engbench_rules_method", default=METHOD)
 _WORD = {effects.HOLDS: HOLDS, effects.FAILS: FAILS, effects.INCONCLUSIVE: INCONCLUSIVE}
 
@@ -92,6 +100,19 @@ def decided_by(method: str):
 
 def _old():
     return _METHOD.get() == "v1"
+
+
+def method() -> str:
+    """The decision method the rules use now (METHOD, or the one decided_by set)."""
+    return _METHOD.get()
+
+
+def bare(factor: float | None) -> float:
+    """The threshold of a directional claim: its stated factor, or for a bare one (None) 1 +
+    SMALLEST_EFFECT (1.0 under the methods before "smallest-effect")."""
+    if factor is not None:
+        return factor
+    return 1.0 + SMALLEST_EFFECT if _METHOD.get() == METHOD else 1.0
 
 
 def _wrap(v) -> Verdict:
@@ -135,18 +156,22 @@ def _judge(name: str, iv: effects.Interval, band: effects.Band, what: str = "") 
     return Verdict(word, why, iv.effect, iv.low, iv.high, iv.n, band.text(), iv.level, needed, band)
 
 
-def greater(samples: dict, a: str, b: str, factor: float = 1.0) -> Verdict:
-    """mean(a) / mean(b) > factor, by its 95 % interval."""
+def greater(samples: dict, a: str, b: str, factor: float | None = None) -> Verdict:
+    """mean(a) / mean(b) > factor, by its 95 % interval; factor None: a bare claim (bare())."""
     if _old():
-        return _wrap(rules_v1.greater(samples, a, b, factor))
+        return _wrap(rules_v1.greater(samples, a, b, 1.0 if factor is None else factor))
     short = _short({a: samples.get(a, []), b: samples.get(b, [])})
     if short:
         return short
     iv = effects.ratio(samples[a], samples[b], effects.DIRECTIONAL)
-    return _judge(f"{a} / {b}", iv, effects.Band(lo=factor, lo_open=True))
+    v = _judge(f"{a} / {b}", iv, effects.Band(lo=bare(factor), lo_open=True))
+    if factor is None and _METHOD.get() == METHOD and v.verdict == FAILS and iv.high > 1.0:
+        v = _with_why(v, v.why + f" (above 1 perhaps, but below {bare(None):g}, the smallest effect that matters: "
+                                 "the machine's own A/A spread)")
+    return v
 
 
-def less(samples: dict, a: str, b: str, factor: float = 1.0) -> Verdict:
+def less(samples: dict, a: str, b: str, factor: float | None = None) -> Verdict:
     """a is smaller: greater(b, a, factor)."""
     return greater(samples, b, a, factor)
 
@@ -184,10 +209,10 @@ def at_most(samples: dict, a: str, b: str, factor: float = 1.25) -> Verdict:
     return _judge(f"{a} / {b}", iv, effects.Band(hi=factor), "does not increase if")
 
 
-def trend(samples: dict, keys: list, up: bool = True, factor: float = 1.0) -> Verdict:
+def trend(samples: dict, keys: list, up: bool = True, factor: float | None = None) -> Verdict:
     """The end ratio beyond `factor` and every step in the direction, each by its 95 % interval."""
     if _old():
-        return _wrap(rules_v1.trend(samples, keys, up, factor))
+        return _wrap(rules_v1.trend(samples, keys, up, 1.0 if factor is None else factor))
     short = _short({k: samples.get(k, []) for k in keys})
     if short:
         return short
@@ -196,7 +221,7 @@ def trend(samples: dict, keys: list, up: bool = True, factor: float = 1.0) -> Ve
     steps = [greater(samples, b, a) if up else greater(samples, a, b) for a, b in zip(keys, keys[1:])]
     v = _combine([end] + (steps if len(keys) > 2 else []))
     means = " → ".join(_g(mean(samples[k])) for k in keys)
-    return _with_why(v, f"{means}: {'rises' if up else 'falls'} {_g(end.effect)}× (needs > {factor:g}); " + v.why)
+    return _with_why(v, f"{means}: {'rises' if up else 'falls'} {_g(end.effect)}× (needs > {bare(factor):g}); " + v.why)
 
 
 def about(samples: dict, a: str, target: float, tol: float = 1.25) -> Verdict:
@@ -210,6 +235,9 @@ def about(samples: dict, a: str, target: float, tol: float = 1.25) -> Verdict:
     v = _judge(f"mean / {target:g}", iv, effects.Band(1 / tol, tol), "about if within")
     return _with_why(v, f"mean {_g(mean(samples[a]))} (about {target:g}: {_g(target / tol)}–{_g(target * tol)}); "
                         + v.why)
+
+
+judge = _judge   # public, for rules_extra: the verdict of one effect's interval against one band
 
 
 def _with_why(v: Verdict, why: str) -> Verdict:
@@ -226,10 +254,13 @@ def _margin(v: Verdict) -> float:
     return min(gaps, default=math.inf)
 
 
+margin = _margin
+
+
 def _combine(parts: list) -> Verdict:
     """all_of's decision (module docstring), the deciding part's numbers."""
     for p in parts:
-        if p.verdict == NOT_TESTABLE:
+        if p.verdict in (NOT_TESTABLE, NOT_TESTED):
             return p
     failed = [p for p in parts if p.verdict == FAILS]
     open_ = [p for p in parts if p.verdict not in (HOLDS, FAILS)]
@@ -262,6 +293,12 @@ def not_testable(reason: str) -> Verdict:
     return Verdict(NOT_TESTABLE, reason)
 
 
+def not_tested(reason: str) -> Verdict:
+    """A claim that could be tested but whose quantity the runs did not capture; `reason` says what
+    would be needed."""
+    return Verdict(NOT_TESTED, reason)
+
+
 def columns(v: Verdict) -> dict:
     """The findings table's columns of a verdict's effect: effect, low, high, level (of the
     interval), rounds, threshold (blank where the rule computed none: a claim not testable, a rule
@@ -274,5 +311,5 @@ def columns(v: Verdict) -> dict:
 
 
 __all__ = ["Verdict", "MIN_REPEATS", "METHOD", "METHODS", "decided_by", "greater", "less", "flat", "at_most", "trend",
-           "about", "all_of", "pairwise_less", "not_testable", "columns", "spread", "mean",
-           "HOLDS", "FAILS", "INCONCLUSIVE", "NOT_TESTABLE", "NOT_IN_REGIME"]
+           "about", "all_of", "pairwise_less", "not_testable", "not_tested", "columns", "method", "judge", "margin", "bare", "SMALLEST_EFFECT", "spread", "mean",
+           "HOLDS", "FAILS", "INCONCLUSIVE", "NOT_TESTABLE", "NOT_TESTED", "NOT_IN_REGIME"]

@@ -64,7 +64,7 @@ for _db, _words in (("cached", "WiredTiger throughput is much worse with zlib th
         f"000-wt-zlib-slower-{_db}", "000", _words, _TPS, f"WiredTiger B-tree, {_db}",
         _pub(_db, "query", "tps", {"engine": "WiredTiger"}), _p,
         lambda s, p=_p: rules.greater(s, p[0].label, p[1].label, 1.5),
-        "snappy >= 1.5× zlib (\"much\"), repetitions apart", "transactions/s", version=3))
+        "snappy >= 1.5× zlib (\"much\"), ratio's 95 % interval beyond it", "transactions/s", version=3))
 
 _CPU = (lb(BT, "cached", "zlib", "driver_cpu_us_per_op"), lb(BT, "cached", "snappy", "driver_cpu_us_per_op"))
 _RCPU = (lb(RX, "cached", "zlib", "driver_cpu_us_per_op"), lb(RX, "cached", "snappy", "driver_cpu_us_per_op"))
@@ -108,7 +108,7 @@ FINDINGS += [
             "CPU µs per transaction of the process running the engine (driver_process.csv)", "WiredTiger B-tree, cached",
             _pub("cached", "query", "mcpu_per_txn", {"engine": "WiredTiger"}), _CPU,
             lambda s: rules.greater(s, _CPU[0].label, _CPU[1].label, 2.0),
-            "zlib >= 2× snappy (\"huge\"), repetitions apart", "µs / transaction", version=4),
+            "zlib >= 2× snappy (\"huge\"), ratio's 95 % interval beyond it", "µs / transaction", version=4),
     Finding("000-rocks-zlib-cpu-no-pattern", "000", "That pattern does not repeat for MongoRocks.",
             "CPU µs per transaction of the process running the engine (driver_process.csv)", "RocksDB, cached",
             _pub("cached", "query", "mcpu_per_txn", {"engine": "MongoRocks"}), _RCPU,
@@ -118,53 +118,53 @@ FINDINGS += [
             "links + nodes loaded per second (2 loaders)", "RocksDB against WiredTiger, snappy, cached and IO-bound",
             _pub("cached", "load", "ips"), _LOADQ["cached"] + _LOADQ["iobound"],
             lambda s: rules.pairwise_less(s, labels(_LOADQ["cached"] + _LOADQ["iobound"])),
-            "RocksDB below WiredTiger in the cached and in the IO-bound load, repetitions apart", "inserts/s", regime=LOAD_REGIME, version=4),
+            "RocksDB below WiredTiger in the cached and in the IO-bound load, ratio's 95 % interval beyond 1.1", "inserts/s", regime=LOAD_REGIME, version=4),
     Finding("000-rocks-writes-most-load", "000", "MongoRocks writes the most to storage per insert",
             "KB written per insert during the load (the driver process's task I/O)",
             "RocksDB against WiredTiger, snappy, cached and IO-bound", _pub("cached", "load", "wkb_per_insert"),
             _LOADW["cached"] + _LOADW["iobound"],
             lambda s: rules.all_of([rules.greater(s, p[0].label, p[1].label) for p in _LOADW.values()]),
-            "RocksDB above WiredTiger in the cached and in the IO-bound load, repetitions apart", "KB / insert",
+            "RocksDB above WiredTiger in the cached and in the IO-bound load, ratio's 95 % interval beyond 1.1", "KB / insert",
             version=6, regime=LOAD_REGIME),
     Finding("000-rocks-writes-much-more-load", "000", "I don't know why it does so much more IO.",
             "KB written per insert during the load (the driver process's task I/O)",
             "RocksDB against WiredTiger, cached, snappy", _pub("cached", "load", "wkb_per_insert"), _LOADW["cached"],
             lambda s: rules.greater(s, _LOADW["cached"][0].label, _LOADW["cached"][1].label, 1.5),
-            "RocksDB >= 1.5× WiredTiger (\"so much more\"), repetitions apart", "KB / insert", regime=LOAD_REGIME, version=4),
+            "RocksDB >= 1.5× WiredTiger (\"so much more\"), ratio's 95 % interval beyond it", "KB / insert", regime=LOAD_REGIME, version=4),
     Finding("000-similar-space-after-load", "000", "MongoRocks and WiredTiger use a similar amount of space.",
             "data + index bytes right after the load (WiredTiger's log files not counted)",
             "RocksDB and WiredTiger, cached, snappy", _pub("cached", "load", "size_gb"), (),
-            lambda s: rules.not_testable(
-                "not tested: the size right after the load was not captured (the driver measures the data "
-                "directory when a run ends, not between its load and its requests); it can be, by measuring it "
-                "there"),
-            "—", "bytes", version=4, regime=LOAD_REGIME),
+            lambda s: rules.not_tested(
+                "the size right after the load was not captured (the driver measures the data directory when a "
+                "run ends, not between its load and its requests); it needs the data + index bytes measured "
+                "between the load and the requests, 3 repetitions of each engine"),
+            "not tested (the quantity was not captured)", "bytes", version=5, regime=LOAD_REGIME),
     Finding("000-rocks-writes-least-query", "000", "MongoRocks writes the least amount to storage per transaction",
             _QW, "RocksDB against WiredTiger, cached, snappy", _pub("cached", "query", "wkb_per_txn"), _QWR,
             lambda s: rules.less(s, _QWR[0].label, _QWR[1].label),
-            "RocksDB below WiredTiger, repetitions apart", "KB / transaction", version=5),
+            "RocksDB below WiredTiger, ratio's 95 % interval beyond 1.1", "KB / transaction", version=5),
     Finding("000-wt-space-after-query", "000", "WT uses much more space after the query steps",
             "data + index bytes at the end of the run (WiredTiger's preallocated log files not counted)",
             "WiredTiger against RocksDB, cached, snappy", _pub("cached", "query", "size_gb"), _SIZE,
             lambda s: rules.greater(s, _SIZE[0].label, _SIZE[1].label, 1.5),
-            "WiredTiger >= 1.5× RocksDB (\"much\"), repetitions apart, after at least 19 requests per node "
+            "WiredTiger >= 1.5× RocksDB (\"much\"), ratio's 95 % interval beyond it, after at least 19 requests per node "
             "(a quarter of the source's ~76)", "bytes", version=6, regime=("*", _AFTER_QUERY)),
     Finding("000-snappy-uses-more-space", "000",
             "the cost of faster decompression is more space used for the database",
             "data + index bytes at the end of the run", "WiredTiger, snappy against zlib, cached",
             _pub("cached", "query", "size_gb", {"engine": "WiredTiger"}), _COMP,
             lambda s: rules.greater(s, _COMP[0].label, _COMP[1].label),
-            "snappy above zlib, repetitions apart", "bytes", version=3),
+            "snappy above zlib, ratio's 95 % interval beyond 1.1", "bytes", version=3),
     Finding("000-rocks-response-time", "000", "Response time is better for MongoRocks than for WiredTiger",
             "p99 latency of updateNode, getNode, updateList, getLinkedList (µs)", "RocksDB against WiredTiger, cached, snappy",
             _pub("cached", "query", "p99_ms_update_node"), _P99, lambda s: rules.pairwise_less(s, labels(_P99)),
-            "RocksDB's p99 below WiredTiger's for each of the four operations, repetitions apart", "µs", version=4),
+            "RocksDB's p99 below WiredTiger's for each of the four operations, ratio's 95 % interval beyond 1.1", "µs", version=4),
     Finding("000-rocks-best-efficiency-iobound", "000",
             "MongoRocks provides the best efficiency with performance comparable to other engines.",
             "KB read, KB written (the driver process's task I/O) and CPU µs per transaction",
             "RocksDB against WiredTiger, IO-bound, snappy", _pub("iobound", "query", "rkb_per_txn"), _EFF,
             lambda s: rules.pairwise_less(s, labels(_EFF)),
-            "RocksDB below WiredTiger in KB read, KB written and CPU per transaction, repetitions apart",
+            "RocksDB below WiredTiger in KB read, KB written and CPU per transaction, ratio's 95 % interval beyond 1.1",
             "per transaction", version=4),
     Finding("000-rocks-comparable-rate-iobound", "000", "with performance comparable to other engines",
             _TPS, "RocksDB and WiredTiger, IO-bound, snappy", _pub("iobound", "query", "tps"), _COMPARABLE,
@@ -175,7 +175,7 @@ FINDINGS += [
             "links + nodes loaded per second", "WiredTiger and RocksDB, cached against IO-bound graph, snappy", (),
             _LOADSLOWER, lambda s: rules.all_of([rules_extra.between(s, _LOADSLOWER[i].label, _LOADSLOWER[i + 1].label,
                                                                      1.0, 1.5) for i in (0, 2)]),
-            "for each engine, the smaller graph's load above the larger's (repetitions apart) and at most 1.5× it "
+            "for each engine, the smaller graph's load above the larger's (95 % interval wholly above 1.1) and at most 1.5× it "
             "(\"a bit slower\": slower, but not \"much\")",
             "inserts/s", regime=LOAD_REGIME, version=5),
     Finding("000-load-rate-similar-small-large", "000",
@@ -188,17 +188,17 @@ FINDINGS += [
             _TPS, "RocksDB against WiredTiger, each of the four LinkBench configurations", (), _SOME,
             lambda s: rules_extra.any_of([rules.greater(s, _SOME[i].label, _SOME[i + 1].label, 1.5)
                                           for i in range(0, len(_SOME), 2)]),
-            "RocksDB >= 1.5× WiredTiger (\"much\"), repetitions apart, in at least one of the four configurations "
+            "RocksDB >= 1.5× WiredTiger (\"much\"), ratio's 95 % interval beyond it, in at least one of the four configurations "
             "(\"in some cases\")", "transactions/s", version=2),
     Finding("000-wt-zlib-most-metrics-worse-iobound", "000", "Most metrics are much worse for it.",
             "per transaction: device reads (the run's cgroup), KB read and written (task I/O), CPU µs; p99 of four "
             "operations", "WiredTiger zlib against snappy, IO-bound", _pub("iobound", "query", "mcpu_per_txn"), _MOST,
             lambda s: rules_extra.at_least([rules.greater(s, _MOST[i].label, _MOST[i + 1].label, 1.5)
                                             for i in range(0, len(_MOST), 2)], 5),
-            "zlib >= 1.5× snappy (\"much worse\"), repetitions apart, in at least 5 of the 8 metrics (\"most\")",
+            "zlib >= 1.5× snappy (\"much worse\"), ratio's 95 % interval beyond it, in at least 5 of the 8 metrics (\"most\")",
             "per transaction; µs", version=2),
     Finding("000-wt-zlib-not-just-zlib", "000", "This isn't just zlib", _TPS,
             "WiredTiger's snappy/zlib ratio against RocksDB's (the same zlib in another engine), IO-bound", (), _JUST,
             _not_just_zlib, "WiredTiger's snappy/zlib throughput ratio above RocksDB's, per repetition pair, "
-            "repetitions apart", "ratio", version=2),
+            "ratio's 95 % interval beyond 1.1", "ratio", version=2),
 ]

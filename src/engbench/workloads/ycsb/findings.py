@@ -28,10 +28,10 @@ FINDINGS = [
             "space amplification (allocated ÷ logical bytes) and the load's write amplification (the engine "
             "process's own writes ÷ logical bytes loaded)", "RocksDB against WiredTiger B-tree, YCSB A under a "
             "112 MiB memory limit", (), _SPACE + _LWRITE, lambda s: rules.pairwise_less(s, labels(_SPACE + _LWRITE)),
-            "RocksDB below WiredTiger in both, repetitions apart", "×", version=2),
+            "RocksDB below WiredTiger in both, ratio's 95 % interval beyond 1.1", "×", version=2),
     Finding("000-btree-better-read", "000", "while a B-Tree should have better read efficiency",
             "read amplification: the run's own cgroup's bytes read ÷ bytes the reads returned",
             "WiredTiger B-tree against RocksDB, YCSB C (point reads) and E (scans) under a 112 MiB memory limit", (),
             _READAMP, lambda s: rules.pairwise_less(s, labels(_READAMP)),
-            "WiredTiger below RocksDB in C and in E, repetitions apart", "×", version=2),
+            "WiredTiger below RocksDB in C and in E, ratio's 95 % interval beyond 1.1", "×", version=2),
 ]
