@@ -171,7 +171,8 @@ def build(proc: dict, build_dir, save, png: bool, published_dir=None) -> tuple:
     verdicts = frame["verdict"].value_counts()
     nums.update({"findings.claims": str(len(frame))} |
                 {f"findings.{v.replace(' ', '_').replace(chr(39), '')}": str(int(verdicts.get(v, 0)))
-                 for v in (rules.HOLDS, rules.FAILS, rules.INCONCLUSIVE, rules.NOT_TESTABLE, rules.NOT_IN_REGIME)})
+                 for v in (rules.HOLDS, rules.FAILS, rules.INCONCLUSIVE, rules.NOT_TESTED, rules.NOT_TESTABLE,
+                           rules.NOT_IN_REGIME)})
     rs = regime.reproduction_summary(proc["runs"])
     if rs:
         nums.update({"repro.runs": str(rs["runs"]), "repro.other_cpu_median": f"{rs['other_cpu_median']:.1f}",
