@@ -162,3 +162,41 @@ def test_into_a_fresh_directory_re_measures_everything(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "6 runs, 0 sealed, 6 to run" in out.stderr
     assert not (tmp_path / "mine").exists()  # a plan writes nothing
+
+
+def test_more_rounds_where_a_claim_is_inconclusive(area):
+    # issue 44 item 3, end to end on real tiny runs: the decision is controlled by a made-up findings
+    # frame (a claim comparing the tiny file's two engines, inconclusive here, 3 rounds would decide
+    # it), whose `rounds` are counted from the processed runs each time it is judged
+    from engbench.rulebook import measure
+    import pandas as pd
+    exp = wf.write_experiment(area / "repro_tiny.yaml")            # 2 engines, 2 rounds planned
+    seen = []
+
+    def judge():
+        runs = pd.read_parquet(area / "processed" / "runs.parquet")
+        n = min(len(measure.runs_of(runs, "repro_tiny", e)) for e in ("sqlite", "lmdb"))
+        seen.append(n)
+        return pd.DataFrame([{"id": "tiny-claim", "verdict": "inconclusive here", "low": 0.9, "high": 1.4,
+                              "rounds": n, "rounds_needed": 3.0}])
+    configs = {"tiny-claim": [("repro_tiny", "sqlite"), ("repro_tiny", "lmdb")]}
+    out = io.StringIO()
+    kw = {"paper": area / "paper", "state": area / "state", "judge": judge, "configs_of": configs}
+    assert reproduce.run([exp], **kw, out=out) == 0, out.getvalue()
+    text = out.getvalue()
+    assert seen == [2, 3]                                           # judged after 2 rounds, then after the 3rd
+    assert "group repro_tiny: 1 more rounds (3 in all, cap 10) for tiny-claim [0.9, 1.4], n=3 would decide" in text
+    assert "[6/6] repro_tiny." in text and (area / "paper" / "build" / "paper.html").is_file()
+    plan = reproduce.rounds.read(area / "state" / "plan.json")
+    assert plan.groups["repro_tiny"]["rounds"] == 3
+    assert plan.groups["repro_tiny"]["reasons"] == [{"claim": "tiny-claim", "interval": [0.9, 1.4],
+                                                     "rounds_needed": 3, "from": 2, "to": 3}]
+    runs = wf.workflow_runs(area / "raw")
+    assert sorted(runs) == sorted(f"repro_tiny.{e}.r{r}" for r in (1, 2, 3) for e in ("sqlite", "lmdb"))
+    assert {runs[f"repro_tiny.{e}.r3"][0]["schedule"]["round"] for e in ("sqlite", "lmdb")} == {3}
+    assert pd.read_csv(area / "processed" / "findings.csv").shape[0] > 0   # the real findings were judged too
+    # again: nothing to add, nothing to run; --no-extra-rounds (more=False) never judges
+    out = io.StringIO()
+    assert reproduce.run([exp], **kw, out=out) == 0 and "0 to run" in out.getvalue() and seen == [2, 3, 3]
+    assert reproduce.run([exp], **kw, more=False, out=io.StringIO()) == 0 and seen == [2, 3, 3]
+    assert reproduce.rounds.read(area / "state" / "plan.json").groups["repro_tiny"]["rounds"] == 3

@@ -20,6 +20,15 @@ its group, round and position in the round (`schedule`).
 The plan (`<state>/plan.json`, PLAN_FILE) is written before the first run and printed (seed and
 groups); a second call keeps it: same seed, same order, the same rounds unless more are asked for.
 
+Enough rounds where it matters (issue 44 item 3): after the planned rounds the runs are processed
+and the findings judged; a group with a claim "inconclusive here" whose rounds_needed lies within
+`--max-rounds` gets rounds up to it (rounds.more_rounds, a pure function of findings.csv and the
+plan; the plan records each claim, its interval and rounds_needed), which run, are processed and
+judged again, until no claim asks for more within the cap; then the paper, whose Findings table
+prints each claim's repetitions (findings.csv `rounds`: the ok runs it rests on). The extra rounds
+of a group run after every group's planned ones (one workflow call each), each round interleaved as
+the others. `--no-extra-rounds`: the planned rounds only.
+
 Resumable: a trial whose run is sealed, verified and `ok` in the raw directory is never run
 again (engbench.matrix.reconcile), so a second call after an interruption runs only what is
 missing; a call with nothing missing only rebuilds what is out of date.
@@ -246,17 +255,6 @@ def wait_quiet_default() -> float:
     return float(os.environ.get("ENGBENCH_WAIT_QUIET") or WAIT_QUIET_S)
 
 
-def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None,
-            wait_quiet: float | None = None, plan_file: Path | None = None) -> list[str]:
-    wq = wait_quiet_default() if wait_quiet is None else wait_quiet
-    cfg = [f"experiments={','.join(map(str, files))}", f"wait_quiet={wq:g}"]
-    cfg += [f"plan={plan_file}"] if plan_file else []
-    cfg += [f"repeat={repeat}"] if repeat is not None else []
-    cfg += [f"paper={paper}"] if paper else []
-    cfg += [f"state={state}"] if state else []
-    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--profile", str(PROFILE), "--config", *cfg]
-
-
 DEVICE_LIMITS = ("memory_limit", "read_iops", "write_iops", "read_bps", "write_bps")  # tables.devices.device_key
 
 
@@ -312,12 +310,59 @@ _FINISHED = re.compile(r"Finished jobid: \d+ \(Rule: (\w+)\)")
 _KEY = re.compile(r"wildcards: key=(\S+)")
 
 
+def command(files: list[Path], repeat: int | None, paper: Path | None, state: Path | None,
+            wait_quiet: float | None = None, plan_file: Path | None = None, targets: list | None = None) -> list[str]:
+    wq = wait_quiet_default() if wait_quiet is None else wait_quiet
+    cfg = [f"experiments={','.join(map(str, files))}", f"wait_quiet={wq:g}"]
+    cfg += [f"plan={plan_file}"] if plan_file else []
+    cfg += [f"repeat={repeat}"] if repeat is not None else []
+    cfg += [f"paper={paper}"] if paper else []
+    cfg += [f"state={state}"] if state else []
+    return [sys.executable, "-m", "snakemake", "-s", str(SNAKEFILE), "--profile", str(PROFILE),
+            *map(str, targets or []), "--config", *cfg]
+
+
+def claim_configs() -> dict:
+    """{claim id: [(experiment, engine), ...]}: the configurations each finding compares (its picks)."""
+    from .findings.catalog import FINDINGS
+    return {f.id: list(dict.fromkeys((p.experiment, p.engine) for p in f.picks)) for f in FINDINGS}
+
+
+def judged(processed: Path | None = None):
+    """The findings table `engbench process` wrote (findings.csv of the processed directory)."""
+    import pandas as pd
+    return pd.read_csv(Path(processed or paths.processed_dir()) / "findings.csv")
+
+
+def add_needed_rounds(rp: rounds.Plan, findings, cap: int, out=sys.stderr, configs_of: dict | None = None) -> int:
+    """Extend `rp` where claims are inconclusive here within the cap (rounds.more_rounds), saying
+    which group gets how many rounds for which claims; returns the rounds added (0: none needed)."""
+    more = rounds.more_rounds(findings, rp, cap, claim_configs() if configs_of is None else configs_of)
+    added = 0
+    for g, d in more.items():
+        k = rp.extend_to(g, d["rounds"], d["reasons"], cap)
+        added += k
+        why = "; ".join(f"{r['claim']} [{r['interval'][0]:.3g}, {r['interval'][1]:.3g}], n={r['rounds_needed']} "
+                        "would decide" for r in d["reasons"])
+        print(f"engbench reproduce: group {g}: {k} more rounds ({d['rounds']} in all, cap {cap}) for {why}",
+              file=out)
+    return added
+
+
 def run(files: list[Path], repeat: int | None = None, paper: Path | None = None, state: Path | None = None,
         out=sys.stderr, wait_quiet: float | None = None, seed: int | None = None,
-        extra: dict[str, int] | None = None, max_rounds: int = rounds.MAX_ROUNDS) -> int:
+        extra: dict[str, int] | None = None, max_rounds: int = rounds.MAX_ROUNDS, more: bool = True,
+        judge=judged, configs_of: dict | None = None) -> int:
     """Plan (the state's plan kept, else a new one: `make_plan`), write the plan before the first
     run, say what will run and for how long, run the workflow with a progress line per finished
-    run, and return its exit status (2: refused, nothing run)."""
+    run, and return its exit status (2: refused, nothing run).
+
+    With `more` (the default; `--no-extra-rounds` turns it off), the planned rounds are run and
+    processed first, then the findings are judged (`judge()`: the findings.csv process wrote) and
+    every group with a claim "inconclusive here" whose rounds_needed is within `max_rounds` gets
+    rounds up to it (add_needed_rounds, recorded in the plan with the claims); those are run,
+    processed and judged again, until no claim asks for more within the cap; then the paper.
+    `configs_of` ({claim id: configurations}) defaults to the findings' picks (claim_configs)."""
     raw = paths.raw_dir()
     try:
         rp = make_plan(files, raw, state, repeat, seed, extra, max_rounds)
@@ -328,18 +373,49 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
     plan_file = plan_path(state)
     rp.write(plan_file)
     print(f"engbench reproduce: plan {plan_file}: {describe_plan(rp, files)}", file=out)
-    n, todo = len(p["trials"]), p["todo"]
-    print(f"engbench reproduce: {len(files)} experiment files, {n} runs: {p['done']} already sealed in {raw}, "
-          f"{len(todo)} to run (estimated {minutes(p['estimate_s'])}), then process and the paper", file=out)
+    print(f"engbench reproduce: {len(files)} experiment files, {len(p['trials'])} runs: {p['done']} already sealed "
+          f"in {raw}, {len(p['todo'])} to run (estimated {minutes(p['estimate_s'])}), then process"
+          + (", the findings (more rounds where a claim is inconclusive here, up to "
+             f"{max_rounds})" if more else "") + " and the paper", file=out)
     try:
         calibrate_missing(p["trials"], raw, out)
     except (params.ParamError, RuntimeError) as exc:
         print(f"engbench reproduce: the device calibration failed: {exc}", file=out)
         return 1
-    left = dict(p["per_trial_s"])
+    started = time.monotonic()
+
+    def judge_first(p):  # the runs and process, not the paper: every marker asked for itself, as rule all
+        # does (Snakemake takes a missing marker behind an up-to-date runs.parquet for nothing to do)
+        markers = [matrix.marker_path(Path(state or paths.work_dir() / "workflow"), t.key) for t in p["trials"]]
+        return [*markers, paths.processed_dir() / "runs.parquet"]
+    rc = _workflow(command(files, repeat, paper, state, wait_quiet, plan_file, judge_first(p) if more else None), p, out)
+    while rc == 0 and more:
+        try:
+            added = add_needed_rounds(rp, judge(), max_rounds, out, configs_of)
+        except (OSError, ValueError, KeyError, rounds.PlanError) as exc:
+            print(f"engbench reproduce: the findings could not be judged for more rounds ({exc}); the paper "
+                  "without them", file=out)
+            added = 0
+        if added:
+            rp.write(plan_file)
+            p = plan(files, raw, repeat, rp)
+            print(f"engbench reproduce: plan {plan_file}: {describe_plan(rp, files)}; {len(p['todo'])} more runs "
+                  f"(estimated {minutes(p['estimate_s'])})", file=out)
+        rc = _workflow(command(files, repeat, paper, state, wait_quiet, plan_file, judge_first(p) if added else None),
+                       p, out)
+        more = bool(added)
+    if rc == 0:
+        print(f"engbench reproduce: done in {minutes(time.monotonic() - started)}: "
+              f"{paths.processed_dir() / 'findings.csv'}, {(paper or paths.REPO / 'paper') / 'build' / 'paper.html'}",
+              file=out)
+    return rc
+
+
+def _workflow(cmd: list[str], p: dict, out) -> int:
+    """Run one workflow call (`cmd`), a progress line per finished run of the plan `p`."""
+    n, left = len(p["trials"]), dict(p["per_trial_s"])
     started, ran, current, expected = time.monotonic(), 0, None, 0.0
-    proc = subprocess.Popen(command(files, repeat, paper, state, wait_quiet, plan_file), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, bufsize=1)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1)
     log = []
     try:
         for line in proc.stdout:
@@ -354,9 +430,8 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
                 # the remaining runs' expected durations, scaled by how this call's runs compared
                 # with what was expected of them (a loaded machine runs everything slower)
                 scale = (time.monotonic() - started) / expected if expected else 1.0
-                est = scale * sum(left.values())
                 print(f"engbench reproduce: [{p['done'] + ran}/{n}] {current} done; {len(left)} left, "
-                      f"~{minutes(est)}", file=out)
+                      f"~{minutes(scale * sum(left.values()))}", file=out)
             elif m:
                 print(f"engbench reproduce: {m.group(1)} done", file=out)
             elif "engbench workflow:" in line:  # "adopted N trial(s): key, key, ...": the count is enough
@@ -374,11 +449,8 @@ def run(files: list[Path], repeat: int | None = None, paper: Path | None = None,
         print("".join(log[-30:]), file=out, end="")
         print(f"engbench reproduce: the workflow ended with status {rc}; sealed runs are kept, a second call "
               "runs what is missing", file=out)
-    else:
-        print(f"engbench reproduce: done in {minutes(time.monotonic() - started)}: "
-              f"{paths.processed_dir() / 'findings.csv'}, {(paper or paths.REPO / 'paper') / 'build' / 'paper.html'}",
-              file=out)
     return rc
 
 
-__all__ = ["experiment_files", "interleaved_groups", "make_plan", "plan", "run", "command", "GROUPS"]
+__all__ = ["experiment_files", "interleaved_groups", "make_plan", "plan", "run", "command", "add_needed_rounds",
+           "GROUPS"]

@@ -1,7 +1,8 @@
 """`engbench reproduce [--only NAME ...] [--repeat N] [--seed S] [--extra-rounds GROUP=K ...] [--max-rounds N]
-[--plan] [--into DIR]`: every reproduction experiment (notebooks/params/repro_*.yaml) through the
-workflow, in seeded interleaved rounds (engbench.reproduce), then process and the paper (its
-Findings section). Resumable (the plan and its seed are kept); prints the seed, progress and the
+[--no-extra-rounds] [--plan] [--into DIR]`: every reproduction experiment (notebooks/params/repro_*.yaml)
+through the workflow, in seeded interleaved rounds (engbench.reproduce), then process, more rounds
+where a claim is inconclusive here (up to --max-rounds; not with --no-extra-rounds) and the paper
+(its Findings section). Resumable (the plan and its seed are kept); prints the seed, progress and the
 time left. Exit status: 0 done, 1 a run or a step failed (sealed runs are kept), 2 refused
 (nothing run), 130 interrupted."""
 
@@ -31,6 +32,9 @@ def register(sub):
                         "repetitions; repeatable; the same K again adds nothing")
     p.add_argument("--max-rounds", type=int, default=rounds.MAX_ROUNDS, metavar="N",
                    help=f"the most rounds any group may have (default {rounds.MAX_ROUNDS})")
+    p.add_argument("--no-extra-rounds", dest="more", action="store_false",
+                   help="run the planned rounds only (default: after them, a group with a claim 'inconclusive here' "
+                        "gets the rounds that would decide it, up to --max-rounds, recorded in the plan)")
     p.add_argument("--paper", type=Path, default=None, help="paper folder (default paper/)")
     p.add_argument("--into", type=Path, default=None, metavar="DIR",
                    help="a fresh reproduction: runs in DIR/raw, tables in DIR/processed, the paper in DIR/paper "
@@ -72,4 +76,4 @@ def run(args) -> int:
         print(f"engbench reproduce: refused, nothing run: {exc}", file=sys.stderr)
         return 2
     return reproduce.run(files, repeat=args.repeat, paper=args.paper, state=state, wait_quiet=args.wait_quiet,
-                         seed=args.seed, extra=extra, max_rounds=args.max_rounds)
+                         seed=args.seed, extra=extra, max_rounds=args.max_rounds, more=args.more)
