@@ -3,6 +3,7 @@ area, through reproduce.run — progress and the time left, then a second call t
 then one run deleted and only it runs again — and its refusals."""
 
 import io
+import math
 import shutil
 import subprocess
 import sys
@@ -167,15 +168,18 @@ def test_into_a_fresh_directory_re_measures_everything(tmp_path):
 def test_more_rounds_where_a_claim_is_inconclusive(area):
     # issue 44 item 3, end to end on real tiny runs: the decision is controlled by a made-up findings
     # frame (a claim comparing the tiny file's two engines, inconclusive here, 3 rounds would decide
-    # it), whose `rounds` are counted from the processed runs each time it is judged
-    from engbench.rulebook import measure
+    # it), whose `rounds` are what findings.csv's would be: a real rule's (rules.columns) on the
+    # processed tables each time it is judged
+    from engbench.rulebook import measure, rules
+    from engbench.tables.processed import load_processed
     import pandas as pd
     exp = wf.write_experiment(area / "repro_tiny.yaml")            # 2 engines, 2 rounds planned
     seen = []
 
     def judge():
-        runs = pd.read_parquet(area / "processed" / "runs.parquet")
-        n = min(len(measure.runs_of(runs, "repro_tiny", e)) for e in ("sqlite", "lmdb"))
+        tables = load_processed(area / "processed")
+        got = measure.samples(tables, [measure.Pick(e, "repro_tiny", e, "q") for e in ("sqlite", "lmdb")])
+        n = rules.columns(rules.greater(got, "sqlite", "lmdb"))["rounds"]
         seen.append(n)
         return pd.DataFrame([{"id": "tiny-claim", "verdict": "inconclusive here", "low": 0.9, "high": 1.4,
                               "rounds": n, "rounds_needed": 3.0}])
@@ -184,7 +188,9 @@ def test_more_rounds_where_a_claim_is_inconclusive(area):
     kw = {"paper": area / "paper", "state": area / "state", "judge": judge, "configs_of": configs}
     assert reproduce.run([exp], **kw, out=out) == 0, out.getvalue()
     text = out.getvalue()
-    assert seen == [2, 3]                                           # judged after 2 rounds, then after the 3rd
+    # judged after 2 rounds (fewer than rules.MIN_REPEATS: the rule compares nothing, findings.csv's
+    # rounds blank), then after the 3rd: 3 repetitions a side
+    assert len(seen) == 2 and math.isnan(seen[0]) and seen[1] == 3
     assert "group repro_tiny: 1 more rounds (3 in all, cap 10) for tiny-claim [0.9, 1.4], n=3 would decide" in text
     assert "[6/6] repro_tiny." in text and (area / "paper" / "build" / "paper.html").is_file()
     plan = reproduce.rounds.read(area / "state" / "plan.json")
@@ -197,6 +203,6 @@ def test_more_rounds_where_a_claim_is_inconclusive(area):
     assert pd.read_csv(area / "processed" / "findings.csv").shape[0] > 0   # the real findings were judged too
     # again: nothing to add, nothing to run; --no-extra-rounds (more=False) never judges
     out = io.StringIO()
-    assert reproduce.run([exp], **kw, out=out) == 0 and "0 to run" in out.getvalue() and seen == [2, 3, 3]
-    assert reproduce.run([exp], **kw, more=False, out=io.StringIO()) == 0 and seen == [2, 3, 3]
+    assert reproduce.run([exp], **kw, out=out) == 0 and "0 to run" in out.getvalue() and seen[2:] == [3]
+    assert reproduce.run([exp], **kw, more=False, out=io.StringIO()) == 0 and len(seen) == 3
     assert reproduce.rounds.read(area / "state" / "plan.json").groups["repro_tiny"]["rounds"] == 3
