@@ -257,6 +257,7 @@ CHANGES += [
 from . import changes_43  # noqa: E402
 
 CHANGES += changes_43.numbered(CHANGES, changes_43.rows(Change))
+CHANGES += changes_43.numbered(CHANGES, __import__(__package__ + ".changes_004", fromlist=["rows"]).rows(Change))  # 004 resized
 
 
 def _flat(samples, picks):

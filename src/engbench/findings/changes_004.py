@@ -1,0 +1,41 @@
+"""The rule history's rows for 004's experiment files resized for their gate (issue 43, class 2), appended
+to history.CHANGES after issue 43's rows (changes_43). One row per finding that reads those files: the
+rule is the same, the files it is measured on changed after the shipped runs.
+
+    rows(Change) -> [(finding id, Change)]      Change is history.Change (passed in: history imports this
+                                                module); versions are numbered by changes_43.numbered
+
+Why: the gate is now what the hot collection lost from WiredTiger's cache over the cold pass
+(hot_bytes_lost >= 0.25; the source lost 57 %). The shipped runs lost 0.45-1.0 %: their two hot readers
+were closed loops in the driver's process (100k-290k reads/s), so every hot page was read again within a
+second and kept a newer read generation than the cold pages, which WiredTiger inserts half-way down its
+LRU order (its eviction then takes the cold pages first, whatever read_once says). The files now pace the
+readers (target_rate), the cache and collections unchanged. Like the resize of 2026-11-26
+(changes_43.RESIZED_IDS), the shipped runs are of the files before: both verdicts of these rows are
+computed on them, and the verdict under the files as they are awaits their re-measurement."""
+
+from __future__ import annotations
+
+from .catalog import FINDINGS
+
+RESIZED = ("2026-11-29", "this change (issue 43 class 2: 004 sized for its gate, H8)")
+FILES = ("repro_cache_pollution_read_once_false", "repro_cache_pollution_read_once_true")
+_SHIPPED = "the shipped reproduction (the runs in data/processed on 2026-11-29)"
+WHY = ("Issue 43, class 2: the experiment files were resized after the shipped runs so that the hot collection "
+       "loses at least a quarter of its cached bytes over the cold pass without read_once, as the source's lost "
+       "57 %. The shipped runs' two closed-loop readers read the hot collection at 100k-290k reads/s, so its pages "
+       "never aged behind the cold ones (0.45-1.0 % lost); the readers are now paced (target_rate 2,500 reads/s, "
+       "about 0.4 reads per cached hot page over a 15 s pass: the hot set lost 53-64 % in 5 runs on a busy machine). The shipped "
+       "runs are of the files before, so both verdicts here are on them; the verdict under the files as they "
+       "are awaits their re-measurement.")
+OLD_RULE = "the same rule on the experiment files before they were resized (closed-loop hot readers, unpaced)"
+
+
+def rows(Change) -> list:
+    """One (finding id, Change) with version 0 (numbered by the caller) for every finding whose picks read
+    one of FILES."""
+    return [(f.id, Change(f.id, 0, *RESIZED, _SHIPPED, WHY, OLD_RULE, {}))
+            for f in FINDINGS if {p.experiment for p in f.picks} & set(FILES)]
+
+
+__all__ = ["rows", "FILES", "RESIZED", "WHY"]
