@@ -38,7 +38,8 @@ def register(sub):
     p.add_argument("--paper", type=Path, default=None, help="paper folder (default paper/)")
     p.add_argument("--into", type=Path, default=None, metavar="DIR",
                    help="a fresh reproduction: runs in DIR/raw, tables in DIR/processed, the paper in DIR/paper "
-                        "(the shipped runs in data/raw are sealed already, so without it nothing is re-measured)")
+                        "(the shipped runs in data/raw are sealed already: without it only the extra rounds that "
+                        "claims inconclusive here ask for are measured, into data/raw; with --no-extra-rounds nothing)")
     p.add_argument("--wait-quiet", type=seconds, default=None, metavar="SECONDS",
                    help="each run first waits at most this long for a quiet machine (default $ENGBENCH_WAIT_QUIET "
                         "or 300; 0: no wait)")
