@@ -120,6 +120,7 @@ def interleaved_groups(files: list[Path], findings=None) -> dict[str, list[tuple
     the lone configurations of an `--only` group (no claim, alone in their file) together form one
     more. Components keep the files' order; names `<only group>` or `<only group>.<i>`."""
     if findings is None:
+        # local: the catalog loads every workload's findings module; only a plan needs it
         from .findings.catalog import FINDINGS as findings
     configs = [c for f in files for c in _configs(f)]
     home = {c: only_group(f) for f in files for c in _configs(f)}
@@ -324,7 +325,7 @@ def command(files: list[Path], repeat: int | None, paper: Path | None, state: Pa
 
 def claim_configs() -> dict:
     """{claim id: [(experiment, engine), ...]}: the configurations each finding compares (its picks)."""
-    from .findings.catalog import FINDINGS
+    from .findings.catalog import FINDINGS  # local: the catalog loads every workload's findings module
     return {f.id: list(dict.fromkeys((p.experiment, p.engine) for p in f.picks)) for f in FINDINGS}
 
 

@@ -7,6 +7,8 @@ import importlib
 import os
 import sys
 
+from engbench.version import __version__
+
 # what `engbench --help` opens with: for the user, one sentence
 DESCRIPTION = ("Benchmark storage engines with the OS's own captures (iostat, vmstat), turn the runs into "
                "tidy tables and build the paper from them.")
@@ -29,8 +31,6 @@ SUBCOMMAND_MODULES = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engbench.version import __version__
-
     parser = argparse.ArgumentParser(prog="engbench", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"engbench {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

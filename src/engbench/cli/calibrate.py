@@ -5,6 +5,7 @@ interrupted."""
 
 import sys
 from pathlib import Path
+from ._inputs import out_dir_problem
 
 
 def register(sub):
@@ -20,7 +21,6 @@ def run(args) -> int:
     # local: loaded when the command runs, so that engbench --help stays light (tests/test_cli.py)
     from engbench.run import calibrate, limits
 
-    from ._inputs import out_dir_problem
 
     problem = out_dir_problem(args.out) if args.out else None
     if problem:

@@ -12,6 +12,7 @@ import warnings
 from pathlib import Path
 
 from engbench import paths
+from ._inputs import out_dir_problem
 
 
 def register(sub):
@@ -36,7 +37,6 @@ def run(args) -> int:
     args.raw = args.raw or paths.raw_dir()
     args.out = args.out or paths.processed_dir()
     log = lambda msg: print(f"engbench process: {msg}", file=sys.stderr)  # noqa: E731
-    from ._inputs import out_dir_problem
     problem = out_dir_problem(args.out)
     if problem:
         log(f"refused, nothing written: {problem}")
@@ -82,7 +82,7 @@ def intact(dirs: list[Path], log) -> tuple[list[Path], list[Path]]:
     (run.rundir.check) is refused and named, so a tampered capture never reaches the tables, and the
     rest are processed. A run without SHA256SUMS was never sealed (running, or written by hand): it is
     processed as it stands."""
-    from engbench.run import rundir
+    from engbench.run import rundir  # local: loaded when the command runs, so that engbench --help stays light
 
     keep, bad = [], []
     for d in dirs:

@@ -8,6 +8,7 @@ import warnings
 from pathlib import Path
 
 from engbench import paths
+from ._inputs import out_dir_problem
 
 
 def register(sub):
@@ -32,7 +33,6 @@ def run(args) -> int:
     from engbench.report.manuscript import ManuscriptError
     from engbench.tables.processed import ProcessedError
 
-    from ._inputs import out_dir_problem
     problem = out_dir_problem(args.out)
     if problem:
         print(f"engbench report: refused, nothing written: {problem}", file=sys.stderr)

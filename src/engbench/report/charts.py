@@ -15,6 +15,7 @@ import pandas as pd
 from .. import registry
 from ..normalize import device as dev
 from . import theme
+from .roles import role
 
 PERCENTILES = [("p50", "p50_us"), ("p95", "p95_us"), ("p99", "p99_us"), ("p99.9", "p999_us")]  # (label, column)
 COSTS = [("KB written", "wkb_per_op"), ("KB read", "rkb_per_op"),
@@ -257,7 +258,6 @@ MAX_SERIES = 6  # a panel shows at most this many configurations; more are split
 def variant(label: str, engine: str) -> str:
     """What a configuration's role name says beyond its engine, without the sizes in parentheses:
     "WT B-tree, small cache (16 MiB = 0.29× index), direct IO" → "small cache, direct IO"."""
-    from .roles import role
     rest = label[len(role(engine)):] if label.startswith(role(engine)) else ""
     return re.sub(r" \([^)]*\)", "", rest).strip(", ")
 

@@ -24,6 +24,7 @@ import pandas as pd
 from .. import registry
 from ..run import driver
 from ..tables.processed import ProcessedError
+from . import roles
 
 ENGINE_ORDER = ["wiredtiger", "sqlite", "wiredtiger-lsm", "rocksdb", "lmdb"]  # the column order of every table
 
@@ -116,14 +117,13 @@ def config_labels(runs: pd.DataFrame) -> pd.Series:
     (engbench.report.roles.label: "WT B-tree, small cache (16 MiB = 0.29× index), direct IO"), one
     label per distinct set of knobs. Every knob column an engine's runs set counts, whatever its
     prefix: WiredTiger's LSM sets knob.wiredtiger.* (its cache sizes were one row before)."""
-    from .roles import label
     labels = runs["engine"].astype(str).copy()
     for engine, grp in runs.groupby("engine", sort=True):
         cols = [c for c in _knob_cols(grp) if grp[c].notna().any()]
         varying = [c for c in cols if grp[c].map(lambda v: _canon(_plain(v))).nunique() > 1]
         if varying:
             keys = grp[varying].apply(lambda r: _canon([_plain(v) for v in r]), axis=1)
-            names = label(engine, grp, varying, keys)
+            names = roles.label(engine, grp, varying, keys)
             for i in grp.index:
                 labels.at[i] = names[keys.at[i]]
     return labels

@@ -42,6 +42,7 @@ from . import charts, citation, comparison_tables, data, device, findings, front
 from . import sources
 from . import published as published_checks
 from .data import ENGINE_ORDER, where, where_groups
+from .theme import family
 
 TEMPLATE = "paper.md.j2"
 SUPPLEMENT = "supplement.md.j2"  # the supplement, beside the paper's template
@@ -306,7 +307,6 @@ def build(processed_dir=None, raw_dir=None, out_dir=None, baseline: str | None =
 def engines_sentence(manifests: dict, runs) -> str:
     """"WiredTiger 11.3.1 (B-tree and LSM), RocksDB 9.x (LSM), …": each engine of the runs with its
     family (theme.FAMILY) and the library versions the manifests recorded."""
-    from .theme import family
     out = []
     for engine in [e for e in ENGINE_ORDER if e in set(runs["engine"])] + sorted(set(runs["engine"]) - set(ENGINE_ORDER)):
         ids = runs.loc[runs["engine"] == engine, "run_id"]

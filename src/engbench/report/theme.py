@@ -5,6 +5,8 @@ green: Okabe and Ito's colour-blind-safe palette)."""
 
 import altair as alt
 
+from .roles import engine_of
+
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 FAMILY = {"wiredtiger": "B-tree", "sqlite": "B-tree", "innodb": "B-tree", "mariadb-innodb": "B-tree",
           "wiredtiger-lsm": "LSM", "rocksdb": "LSM", "myrocks": "LSM", "mariadb-myrocks": "LSM",
@@ -52,7 +54,6 @@ def engine_scale(labels) -> alt.Scale:
     """A colour scale whose domain is the row labels (engine, its role name, or "engine (knob=…)")
     in order: every label of one engine in that engine's hue (shade: its first label the colour
     itself), an engine without a colour of its own a fallback hue."""
-    from .roles import engine_of
     labels = list(dict.fromkeys(labels))
     engines = [engine_of(lab) for lab in labels]
     spare, extra = iter(FALLBACK * 4), {}

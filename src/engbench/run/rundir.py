@@ -12,7 +12,9 @@ import os
 import stat
 from pathlib import Path
 
+from .. import paths
 from . import machine
+from .servers.redact import redact
 
 MANIFEST = "manifest.json"
 WORKFLOW_RECORD = "workflow.json"  # a workflow trial's record (engbench.matrix), sealed with the run
@@ -152,38 +154,15 @@ def leftover_tmp(parent: Path, min_age_s: float = 60.0) -> list[tuple[Path, str]
     return done
 
 
-def shown(obj, run_dir: Path | None = None):
-    """`obj` (a manifest) with this machine's absolute paths as placeholders: the run directory's
-    parent `<raw>`, the work directory `<work>`, the checkout `<repo>` (longest first), so that a
-    run directory says nothing of the machine's layout."""
-    import re
-    from .. import paths
-    places = {str(paths.REPO): "<repo>", str(paths.work_dir()): "<work>", str(paths.raw_dir()): "<raw>"}
-    if run_dir is not None:
-        places[str(Path(run_dir).resolve().parent)] = "<raw>"
-    pattern = re.compile("|".join(re.escape(p) + r"(?![\w.-])" for p in sorted(places, key=len, reverse=True)))
-
-    def walk(o):
-        if isinstance(o, str):
-            return pattern.sub(lambda m: places[m.group(0)], o)
-        if isinstance(o, dict):
-            return {walk(k): walk(v) for k, v in o.items()}
-        if isinstance(o, (list, tuple)):
-            return [walk(v) for v in o]
-        return o
-    return walk(obj)
-
-
 def write_manifest(run_dir: Path, manifest: dict) -> None:
     """Atomic replace, so a reader never sees half a manifest; the machine's paths as placeholders
-    (`shown`) and every URI's password as `***` (servers.redact, by the URI's form only: a value that
+    (`paths.placeholders`) and every URI's password as `***` (servers.redact, by the URI's form only: a value that
     happens to equal a password is kept). A write that fails (a full disk) leaves no
     manifest.json.tmp behind."""
-    from .servers.redact import redact
     assert manifest["status"] in STATUSES, manifest["status"]
     tmp = run_dir / (MANIFEST + ".tmp")
     try:
-        text = json.dumps(redact(shown(manifest, run_dir), from_env=False), indent=2, sort_keys=True, default=str)
+        text = json.dumps(redact(paths.placeholders(manifest, run_dir), from_env=False), indent=2, sort_keys=True, default=str)
         tmp.write_text(text + "\n")
         os.replace(tmp, run_dir / MANIFEST)
     except BaseException:

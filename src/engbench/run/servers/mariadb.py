@@ -57,6 +57,7 @@ from . import ports
 from ._proc import ServerError, collect_files, register, terminate, unregister, utc_iso, wait_until, with_log, write_json
 from .redact import redact
 from ..children import die_with_parent
+from ...paths import placeholders
 
 from .mariadb_options import (  # noqa: F401 - re-exported: the settings half of this module
     COMPRESSIONS, ENGINES, ENV_PASSWORD, PLUGIN_DIR, SETTINGS_KEYS, SOCKET_MAX, find_binary, parse_size,
@@ -104,7 +105,7 @@ class _Stats:
         status = self.global_status()
         obj = {
             "schema": 1, "kind": "mariadb", "label": label, "engine": self.engine,
-            "taken_utc": utc_iso(), "taken_unix_s": round(t0, 3), "server": _shown(self.describe()),
+            "taken_utc": utc_iso(), "taken_unix_s": round(t0, 3), "server": placeholders(self.describe()),
             "status": status, "variables": self.variables(), "engine_status": self.engine_status(),
         }
         return write_json(path, redact(obj, from_env=False))
@@ -306,7 +307,7 @@ class MariaDB(_Stats):
 
     def _write_info(self) -> None:
         try:
-            write_json(self.base_dir / "server.json", _shown(redact(self.describe())))
+            write_json(self.base_dir / "server.json", placeholders(redact(self.describe())))
         except OSError:
             pass
 
@@ -364,14 +365,6 @@ class MariaDBExisting(_Stats):
 
     def __repr__(self) -> str:  # never shows the password
         return f"MariaDBExisting(host={self.host!r}, port={self.port!r}, socket={self.socket!r}, user={self.user!r})"
-
-
-def _shown(info: dict) -> dict:
-    """What engbench writes of a server (its describe()) with this machine's paths as placeholders
-    (<work>, <raw>, <repo>: rundir.shown). The server's own replies and logs are kept as it wrote
-    them: mariadbd resolves its datadir, socket and tmpdir to absolute paths itself."""
-    from ..rundir import shown  # local: rundir is the run stage's, servers load without it
-    return shown(info)
 
 
 def load_info(base_dir) -> dict:
