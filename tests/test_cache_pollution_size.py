@@ -5,14 +5,14 @@ alone, hand-computed:
 - the cold pass brings in enough bytes to take a quarter of the hot set out. WiredTiger evicts down to
   80 % of the cache (eviction_target); the hot set fills 0.775 of it after the warm-up (measured: hot
   0.70 of the cache in logical bytes). So the cold pass must bring at least (0.80 - 0.775) C of room
-  plus 0.25 x 0.775 C of hot bytes out: 0.219 C (0.21875). 4 GiB = 4,294,967,296 B; 3,140,000 cold documents of
-  1,000 bytes (1,026 of BSON) = 3,221,640,000 B = 0.750 C >= 2 x 0.219 C (a margin of 3.4x).
+  plus 0.25 x 0.775 C of hot bytes out: 0.219 C (0.21875). 6 GiB = 6,442,450,944 B; 4,710,000 cold documents of
+  1,000 bytes (1,026 of BSON) = 4,832,460,000 B = 0.750 C >= 2 x 0.219 C (a margin of 3.4x).
 - the hot readers do not re-read every hot page faster than the cold pass ages them: paced
   (target_rate) to at most 0.4 reads per hot leaf page over a 10 s pass (the gate's shortest): measured
-  at this size on a busy machine, 5,000 reads/s (0.545) lost 25.5 % (at the gate, 1 run), 2,500 (0.273)
-  lost 53-64 % (5 runs). The hot
-  collection in 32 KiB leaf pages (WiredTiger's leaf_page_max): 2,930,000 x 1,026 / 32,768 = 91,741
-  pages; 2,500 reads/s x 10 s = 25,000 reads = 0.273 per page. The closed-loop readers of the shipped
+  at 4 GiB on a busy machine, 5,000 reads/s (0.545) lost 25.5 % (at the gate, 1 run), 2,500 (0.273) lost
+  53-64 % (5 runs); at 6 GiB 2,500 (0.182) lost 53-62 % (3 runs). The hot collection in 32 KiB leaf
+  pages (WiredTiger's leaf_page_max): 4,395,000 x 1,026 / 32,768 = 137,611 pages; 2,500 reads/s x 10 s
+  = 25,000 reads = 0.182 per page. The closed-loop readers of the shipped
   runs (no target_rate) read 100k-290k/s, 11-32 reads per page in 10 s, and the hot set lost 0.45-1.0 %.
 - both files are the same experiment but for read_once."""
 
@@ -36,12 +36,13 @@ def _load(stem):
 
 
 def test_hand_computed_figures():
-    assert 4 * 2**30 == 4_294_967_296
-    assert 3_140_000 * (1000 + BSON_OVERHEAD) == 3_221_640_000
-    assert round(3_221_640_000 / 4_294_967_296, 3) == 0.750
+    assert 6 * 2**30 == 6_442_450_944
+    assert 4_710_000 * (1000 + BSON_OVERHEAD) == 4_832_460_000
+    assert round(4_832_460_000 / 6_442_450_944, 3) == 0.750
     assert abs((EVICTION_TARGET - HOT_FILL) + 0.25 * HOT_FILL - 0.21875) < 1e-12
-    assert 2_930_000 * (1000 + BSON_OVERHEAD) // LEAF_PAGE == 91_741
-    assert round(2500 * 10 / 91_741, 3) == 0.273
+    assert 4_395_000 * (1000 + BSON_OVERHEAD) // LEAF_PAGE == 137_611
+    assert round(2500 * 10 / 137_611, 3) == 0.182
+    assert round(5000 * 10 / (2_930_000 * (1000 + BSON_OVERHEAD) // LEAF_PAGE), 3) == 0.545  # 4 GiB, 5,000/s
 
 
 @pytest.mark.parametrize("stem", FILES)
