@@ -302,3 +302,16 @@ def test_main_with_a_missing_or_empty_params_file_is_one_sentence(scratch, capsy
     rc, err = _run_cli(["main", "--params", str(scratch / "empty.yaml")], capsys)
     assert rc == 2 and "is empty" in err, err
     assert not (scratch / "raw").exists()
+
+
+@pytest.mark.parametrize("engine,setting", [("wiredtiger", "wiredtiger.cache_size=4TiB"),
+                                            ("rocksdb", "rocksdb.block_cache_size=4TiB")])
+def test_an_engine_cache_beyond_the_machines_memory_is_refused(scratch, capsys, engine, setting):
+    """An engine cache is a buffer too (issue 42 item 4): without run.memory_limit, its knobs are
+    held against the machine's own memory (MemTotal), before anything is written."""
+    rc = cli.main(["run", "fillseq", "--engine", engine, "--set", setting, "--no-progress",
+                   "--out", str(scratch / "out")])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert "memory" in err and setting.split("=")[0] in err, err
+    assert not (scratch / "out").exists()

@@ -25,7 +25,7 @@ from pathlib import Path
 from . import cgroups
 from .capture import CgroupSampler
 from .errors import ParamError
-from .machine import block_device
+from .machine import block_device, memory_bytes
 from .units import parse_size
 
 PREFIX = "run."
@@ -170,7 +170,14 @@ def room(engine: str) -> int:
 
 
 def check_fit(lim: RunLimits, engine: str, knobs: dict) -> None:
+    """The engine's caches (engine_memory) plus room for the process fit under run.memory_limit;
+    without a limit, the caches alone fit in the machine's memory (MemTotal): a cache is a buffer
+    the engine may fill, and one beyond the machine ends in the OOM killer, not a measurement."""
     if not lim.memory_limit:
+        need, total = engine_memory(engine, knobs), memory_bytes()
+        if total and need > total:
+            raise LimitError(f"{engine}'s cache ({need} bytes from {_cache_knob(engine)}) is more than this "
+                             f"machine's memory ({total} bytes); lower the cache")
         return
     need, spare = engine_memory(engine, knobs), room(engine)
     if need + spare > lim.memory_limit:
