@@ -34,11 +34,37 @@ WHY = ("Issue 43, class 2: the experiment files were resized after the shipped r
 OLD_RULE = "the same rule on the experiment files before they were resized (closed-loop hot readers, unpaced)"
 
 
+# Paced readers read ~2,500/s with and without read_once by construction, so a rule on their reads/s can no
+# longer fail: 004-read-throughput-unchanged is judged on their latency during the cold pass instead (H12).
+PACED = ("2026-11-29", "this change (H12: 004's read-throughput claim on hot-read latency under paced readers)")
+WHY_PACED = ("The hot readers are now paced (target_rate 2,500 reads/s), so both files read ~2,500/s during the "
+             "cold pass by construction and 'read_once true at most 1.25x false in reads/s' could no longer fail. "
+             "A paced client's latency is the service it gets: the claim (\"no performance benefits\") is now "
+             "judged on the hot reads' mean latency during the cold pass (the get intervals inside it, "
+             "measure.DERIVED cp_get_latency_us_during): read_once false's at most 1.25x read_once true's, i.e. "
+             "read_once does not serve the hot reads faster by more than the tolerance.")
+OLD_PACED = "hot reads/s during the cold pass: read_once true at most 1.25x false"
+
+
+def _reads_per_s() -> dict:
+    """The reads/s rule (versions up to 5) as a Change's old form: its picks and its rule function."""
+    from ..rulebook import rules
+    return {"old_fn": lambda s, picks: rules.at_most(s, picks[0].label, picks[1].label),
+            "old_picks": lambda m: tuple(m._READ)}
+
+
+def _paced(Change) -> list:
+    return [("004-read-throughput-unchanged",
+             Change("004-read-throughput-unchanged", 0, *PACED, _SHIPPED, WHY_PACED, OLD_PACED, {}, **_reads_per_s()))]
+
+
 def rows(Change) -> list:
     """One (finding id, Change) with version 0 (numbered by the caller) for every finding whose picks read
-    one of FILES."""
-    return [(f.id, Change(f.id, 0, *RESIZED, _SHIPPED, WHY, OLD_RULE, {}))
-            for f in FINDINGS if {p.experiment for p in f.picks} & set(FILES)]
+    one of FILES (the resize), then the rules re-founded for paced readers (_paced)."""
+    # the resize's row of the read-throughput claim keeps its rule then (reads/s), now re-founded (_paced)
+    then = {"004-read-throughput-unchanged": _reads_per_s()}
+    return [(f.id, Change(f.id, 0, *RESIZED, _SHIPPED, WHY, OLD_RULE, {}, **then.get(f.id, {})))
+            for f in FINDINGS if {p.experiment for p in f.picks} & set(FILES)] + _paced(Change)
 
 
 __all__ = ["rows", "FILES", "RESIZED", "WHY"]

@@ -74,6 +74,23 @@ def _runs_value(t, rid, column, times=1.0):
     return float(sel.iloc[0]) * times if len(sel) else math.nan
 
 
+def cp_latency_during(t, rid, op="get") -> float:
+    """The mean latency (us) of `op` requests during the cache-pollution cold pass: over the measured
+    intervals of `op` wholly inside [cold_start_unix_s, cold_end_unix_s] (the run's cache_pollution row),
+    sum(latency_us_mean x requests) / sum(requests); NaN without such a row or request."""
+    cp, iv = t.get("cache_pollution"), t.get("intervals")
+    if cp is None or iv is None or not len(cp) or not len(iv):
+        return math.nan
+    row = cp[cp["run_id"] == rid]
+    if len(row) != 1:
+        return math.nan
+    cs, ce = float(row["cold_start_unix_s"].iloc[0]), float(row["cold_end_unix_s"].iloc[0])
+    sel = iv[(iv["run_id"] == rid) & (iv["op"] == op) & (iv["warmup"] == 0)
+             & (iv["t_start_unix_s"] >= cs) & (iv["t_end_unix_s"] <= ce)]
+    n = float(sel["requests"].sum())
+    return float((sel["latency_us_mean"] * sel["requests"]).sum()) / n if n else math.nan
+
+
 def _ratio(a: float, b: float) -> float:
     """a / b, NaN where b is 0 (or either is NaN)."""
     return a / b if b else math.nan
@@ -97,6 +114,9 @@ DERIVED = {
     * PER_200K,
     "cg_kb_per_request": lambda t, rid: _ratio(_runs_value(t, rid, "cg_rkb_per_op") + _runs_value(t, rid, "cg_wkb_per_op"),
                                                _runs_value(t, rid, "cg_r_per_op") + _runs_value(t, rid, "cg_w_per_op")),
+    # 004: the hot reads' mean latency during the cold pass (paced readers: their reads/s is set, their
+    # latency is the service they get)
+    "cp_get_latency_us_during": lambda t, rid: cp_latency_during(t, rid, "get"),
     # data + index bytes at the end per logical byte stored (runs of a fixed time insert different amounts)
     "table_bytes_per_logical": lambda t, rid: _ratio(_runs_value(t, rid, "table_bytes"),
                                                      _runs_value(t, rid, "logical_bytes_stored")),
