@@ -58,3 +58,18 @@ def test_holds_when_read_once_is_no_faster():
     same = _finding().rule(_samples([20.0, 21.0, 20.5, 19.8, 20.2], [20.1, 20.9, 20.4, 19.9, 20.3]))
     slower = _finding().rule(_samples([40.0, 41.0, 40.5, 39.8, 40.2], [20.1, 20.9, 20.4, 19.9, 20.3]))
     assert same.verdict == HOLDS and slower.verdict == HOLDS, (same, slower)
+
+
+def test_hot_kept_is_not_tested_under_paced_readers():
+    """004-hot-kept-without-read-once ("Maybe the high rate of activity on the hot collection keeps it in
+    cache"): the readers' rate is fixed (paced) and the runs are gated on >= 25 % of the hot bytes lost,
+    which leaves after / before <= 0.75, before / after >= 1.33 > 1.25: the old flat rule was decided by the
+    gate. Made up, hot bytes kept (1.00 GB before, 0.99 after): the old rule held on it; now not tested,
+    naming the experiment it needs."""
+    from engbench.verdicts import NOT_TESTED
+    from engbench.workloads.cache_pollution import findings as cpf
+    f = next(f for f in FINDINGS if f.id == "004-hot-kept-without-read-once")
+    kept = {cpf._HOTKEPT[0].label: [1.00e9, 1.01e9, 0.99e9], cpf._HOTKEPT[1].label: [0.99e9, 1.00e9, 0.98e9]}
+    v = f.rule(kept)
+    assert v.verdict == NOT_TESTED and "closed-loop" in v.why and f.picks == ()
+    assert 1 / (1 - 0.25) > 1.25   # the gate's edge is outside the old rule's band

@@ -53,18 +53,36 @@ def _reads_per_s() -> dict:
             "old_picks": lambda m: tuple(m._READ)}
 
 
+WHY_KEPT = ("The hot readers are now paced (target_rate 2,500 reads/s) and the runs gated on the hot collection "
+            "losing at least 25 % of its cached bytes without read_once (hot_bytes_lost >= 0.25), so 'after within "
+            "1.25x of before' could no longer hold in the source's regime: the gate decided it. The claim's "
+            "hypothesis is about the hot collection's rate of activity, which the experiment now fixes; it is "
+            "'not tested', naming the experiment it needs (closed-loop against paced readers).")
+OLD_KEPT = "flat: hot bytes right after the pass within 1.25x of before, read_once false"
+
+
 def _paced(Change) -> list:
     return [("004-read-throughput-unchanged",
-             Change("004-read-throughput-unchanged", 0, *PACED, _SHIPPED, WHY_PACED, OLD_PACED, {}, **_reads_per_s()))]
+             Change("004-read-throughput-unchanged", 0, *PACED, _SHIPPED, WHY_PACED, OLD_PACED, {}, **_reads_per_s())),
+            ("004-hot-kept-without-read-once",
+             Change("004-hot-kept-without-read-once", 0, *PACED, _SHIPPED, WHY_KEPT, OLD_KEPT, {}, **_hot_kept()))]
+
+
+def _hot_kept() -> dict:
+    """The hot-kept claim's rule up to version 4 as a Change's old form: flat on its hot bytes before/after."""
+    from ..rulebook import rules
+    return {"old_fn": lambda s, picks: rules.flat(s, [p.label for p in picks]),
+            "old_picks": lambda m: tuple(m._HOTKEPT)}
 
 
 def rows(Change) -> list:
     """One (finding id, Change) with version 0 (numbered by the caller) for every finding whose picks read
     one of FILES (the resize), then the rules re-founded for paced readers (_paced)."""
     # the resize's row of the read-throughput claim keeps its rule then (reads/s), now re-founded (_paced)
-    then = {"004-read-throughput-unchanged": _reads_per_s()}
+    # and so does the hot-kept claim's (flat on its hot bytes, now not tested: it has no picks)
+    then = {"004-read-throughput-unchanged": _reads_per_s(), "004-hot-kept-without-read-once": _hot_kept()}
     return [(f.id, Change(f.id, 0, *RESIZED, _SHIPPED, WHY, OLD_RULE, {}, **then.get(f.id, {})))
-            for f in FINDINGS if {p.experiment for p in f.picks} & set(FILES)] + _paced(Change)
+            for f in FINDINGS if {p.experiment for p in f.picks} & set(FILES) or f.id in then] + _paced(Change)
 
 
 __all__ = ["rows", "FILES", "RESIZED", "WHY"]

@@ -257,12 +257,18 @@ def _rows(Change) -> list:
             for f in FINDINGS if _touched(f, old())]
     out += [(i, Change(i, 0, *RESIZED, _QUIET, _RESIZED_WHY, "the same rule on the experiment files before they "
                        "were resized", {}, old_recorded=rules.NOT_IN_REGIME)) for i in RESIZED_IDS]
-    # 004-read-throughput-unchanged was on reads/s then (changes_004: on hot-read latency since the readers are paced)
+    # two 004 rules re-founded since the readers are paced (changes_004): these rows keep their rule then,
+    # reads/s and flat hot bytes (the latter now has no picks: its old ones decide whether a gate touched it)
     then = {"004-read-throughput-unchanged": {"old_fn": lambda s, picks: rules.at_most(s, picks[0].label, picks[1].label),
-                                              "old_picks": lambda m: tuple(m._READ)}}
+                                              "old_picks": lambda m: tuple(m._READ)},
+            "004-hot-kept-without-read-once": {"old_fn": lambda s, picks: rules.flat(s, [p.label for p in picks]),
+                                               "old_picks": lambda m: tuple(m._HOTKEPT)}}
+
+    def was(f):
+        return dataclasses.replace(f, picks=then[f.id]["old_picks"](MODULE_OF[f.id])) if f.id in then else f
     for when, runs, why, old_rule, old in GATE_CHANGES[1:]:
         out += [(f.id, Change(f.id, 0, *when, runs, why, old_rule, {}, old_gates=old(), **then.get(f.id, {})))
-                for f in FINDINGS if _touched(f, old())]
+                for f in FINDINGS if _touched(was(f), old())]
     out += _regime_rows(Change) + _rule_rows(Change)
     return out
 

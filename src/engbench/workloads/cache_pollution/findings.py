@@ -101,8 +101,15 @@ FINDINGS = [
             "Maybe the high rate of activity on the hot collection keeps it in cache whereas the cold collection "
             "gets evicted preferentially because it's only read once.",
             "bytes of the hot collection in WiredTiger's cache before and right after the cold pass",
-            "WiredTiger, read_once false", (), _HOTKEPT, lambda s: rules.flat(s, [p.label for p in _HOTKEPT]),
-            "flat: after within 1.25× of before (the hot collection stays cached)", "bytes", version=4),
+            "WiredTiger, read_once false", (), (),
+            lambda s: rules.not_tested(
+                "the hypothesis is about a high rate of hot reads; the experiment paces them (2,500 reads/s) and "
+                "gates the runs on the hot set losing at least 25 % of its cached bytes, so 'after within 1.25x "
+                "of before' is decided by the gate. It needs the hot bytes lost without read_once compared "
+                "between closed-loop hot readers (the shipped runs: 100k-290k reads/s, 0.45-1.0 % lost) and "
+                "paced ones, 3 repetitions each, as an experiment of its own outside that gate"),
+            "not tested (the readers' rate the hypothesis is about is fixed by the experiment)", "bytes",
+            version=5),
     Finding("004-hot-scan-faster", "004",
             "The results showed with very low variance over 5 trials that collection scans were in fact faster",
             "time to scan the hot collection after the pass (ms)", "WiredTiger",
