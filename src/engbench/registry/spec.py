@@ -35,6 +35,10 @@ class Workload:
                                         # under notebooks/params/); None: no reproduction group
     seconds_per_run: int | None = None  # reproduce's estimate of one run's wall time before a run of
                                         # the same trial exists (None: 60)
+    column_families: Callable | None = None  # params → the tables it writes as the driver makes them (one
+                                             # per table and one per index, driver/src/core/collection.cc):
+                                             # RocksDB's column families, whose memtables run.experiments.
+                                             # caching_memory counts (None: not known, refused there)
     ycsb_format: bool = False    # its runs also get YCSB's own output formats (run.ycsb_output: the run
                                  # directory's ycsb/), for the tools that read YCSB's
     main_job: str | None = None  # `engbench main` (the README's first command) runs its notebook with

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .. import registry
 from . import driver, params, runs, units
 from .rounds import interleave
 
@@ -44,14 +45,6 @@ def run(workload: str, engines: list[str], params_: dict | None = None, knobs: d
 
 
 MAX_WRITE_BUFFER_NUMBER = 2  # RocksDB's default memtables per column family (the driver does not set it)
-# The tables (RocksDB column families: the driver makes one per table and one per index,
-# driver/src/core/collection.cc) each workload writes, from its resolved parameters.
-COLUMN_FAMILIES = {
-    "iibench": lambda p: 1 + int(p.get("num_secondary_indexes", 3)) + int(bool(p.get("id_index", True))),
-    "linkbench": lambda p: 6,   # node; link, its pk and id1_type; count and its id_type (linkbench/store_kv.cc)
-    "ycsb": lambda p: 2,        # usertable and its _id index (ycsb/store_kv.cc)
-    "sysbench-update": lambda p: 2 * int(p.get("tables", 1)),  # each table and its k index
-}
 
 
 def caching_memory(engine: str, knobs: dict, workload: str, params_: dict) -> int | None:
@@ -60,7 +53,8 @@ def caching_memory(engine: str, knobs: dict, workload: str, params_: dict) -> in
 
         wiredtiger, wiredtiger-lsm  cache_size (clean and dirty pages, LSM chunks: all of it)
         rocksdb                     block_cache_size + CF × MAX_WRITE_BUFFER_NUMBER × write_buffer_size,
-                                    CF the column families the workload writes (COLUMN_FAMILIES)
+                                    CF the column families the workload writes (its registry
+                                    entry's column_families of the resolved parameters)
         sqlite                      cache_size
         lmdb, anything else         None: no cache of its own (LMDB's is the page cache, under the
                                     run's memory cap like everyone's)"""
@@ -69,10 +63,11 @@ def caching_memory(engine: str, knobs: dict, workload: str, params_: dict) -> in
     if engine.startswith("wiredtiger") or engine == "sqlite":
         return size("cache_size")
     if engine == "rocksdb":
-        if workload not in COLUMN_FAMILIES:
+        families = registry.get(workload).column_families
+        if families is None:
             raise ValueError(f"caching_memory: how many column families {workload} writes is not known "
-                             "(COLUMN_FAMILIES in engbench.run.experiments)")
-        return size("block_cache_size") + COLUMN_FAMILIES[workload](params_ or {}) * MAX_WRITE_BUFFER_NUMBER \
+                             "(column_families in its registry entry, engbench/workloads/<folder>/__init__.py)")
+        return size("block_cache_size") + families(params_ or {}) * MAX_WRITE_BUFFER_NUMBER \
             * size("write_buffer_size")
     return None
 

@@ -20,4 +20,7 @@ WORKLOAD = Workload("iibench", DOCUMENT, "insert", "insert", ("op", "200k", "bat
                     cite=("iibench", "source-003"),
                     written=written,
                     reproduction=("iibench", "003", "repro_iibench_"), seconds_per_run=28,
-                    main_job="iibench_main.yaml")
+                    main_job="iibench_main.yaml",
+                    # its table and each secondary index, plus the _id index unless id_index is off
+                    column_families=lambda p: 1 + int(p.get("num_secondary_indexes", 3))
+                    + int(bool(p.get("id_index", True))))

@@ -25,4 +25,6 @@ WORKLOAD = Workload("linkbench", TRANSACTION, "request", "request", ("op",), ("r
                     cite=("linkbench", "source-000"),
                     written=written,
                     load_sums=("nodes", "links"),
-                    reproduction=("linkbench", "000", "repro_linkbench_"), seconds_per_run=55)
+                    reproduction=("linkbench", "000", "repro_linkbench_"), seconds_per_run=55,
+                    # node; link, its pk and id1_type; count and its id_type (linkbench/store_kv.cc)
+                    column_families=lambda p: 6)

@@ -21,4 +21,5 @@ WORKLOAD = Workload("sysbench-update", TRANSACTION, "update", "update", ("op",),
                     written=written,
                     # seconds: the quiet reproduction of 2026-11-26, 100-128 s a run (LMDB 107-109, SQLite
                     # 120-128, RocksDB 100, ~110 since its table grew from 1.8M to 3.2M rows)
-                    reproduction=("sysbench-update", "001", "repro_sysbench_update_"), seconds_per_run=115)
+                    reproduction=("sysbench-update", "001", "repro_sysbench_update_"), seconds_per_run=115,
+                    column_families=lambda p: 2 * int(p.get("tables", 1)))  # each table and its k index
