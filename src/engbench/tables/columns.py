@@ -10,20 +10,17 @@ the run's own cgroup (runs with run limits); process = the driver process's task
 machine); driver = the driver's own counts and clocks (summary.json, intervals.csv, histograms);
 du = allocated bytes of the data directory; engine = the engine's own statistics; fio = the
 calibration's fio jobs; manifest / workflow = what the run recorded about itself; published =
-data/published; findings = engbench.findings."""
+data/published; findings = engbench.findings.
+
+The findings' own tables (findings, findings_values, published_checks) are described in
+columns_findings.py, one entry's shape (Column) in column.py; both are read through here."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 
-
-@dataclass(frozen=True)
-class Column:
-    name: str
-    unit: str
-    counter: str
-    denominator: str
-    description: str
+from .column import RUN_ID, Column, column as _c  # noqa: F401 (Column: importable from here as before)
+from .columns_findings import TABLES as FINDINGS_TABLES
 
 
 COUNTERS = {"device": "iostat -x on the run's data device over the window: every user of the disk",
@@ -56,10 +53,6 @@ CG = {"cg_r": ("reads", "device read requests"), "cg_rkb": ("KB", "KB read from 
       "cg_wkb": ("KB", "KB written to the device (v1: not the flusher's writeback)")}
 
 
-def _c(name, unit="", counter="", denominator="", description=""):
-    return Column(name, unit, counter, denominator, description)
-
-
 def _events():
     """The engine's background jobs started inside the window (summary engine_events;
     normalize.workloads.events_in_window)."""
@@ -68,7 +61,6 @@ def _events():
                             ("compactions", "RocksDB compactions"))]
 
 
-RUN_ID = _c("run_id", "", "manifest", "", "the run directory's name (data/raw/<run_id>)")
 LIMITS = [_c("limits", "", "manifest", "", "every run limit in one label ('none' without limits)"),
           _c("limit.memory_bytes", "bytes", "manifest", "", "run.memory_limit (NaN: none)"),
           _c("limit.read_iops", "IOPS", "manifest", "", "run.read_iops throttle (NaN: none)"),
@@ -335,52 +327,7 @@ TABLES = {
                    "by fsync"),
                 _c("fsync_p99_us", "µs", "fio", "", "99th percentile latency of fio's 4 KiB buffered write each "
                    "followed by fsync")],
-    "findings": [_c("id", "", "findings", "", "the finding's id: <source number>-<what it claims> "
-                    "(engbench.findings)"),
-                 _c("source", "", "findings", "", "the source document's file"),
-                 _c("document", "", "findings", "", "the source document's title and year"),
-                 _c("words", "", "findings", "", "quoted from the document"),
-                 _c("metric", "", "findings", "", "what the finding compares, in words, with its unit"),
-                 _c("subject", "", "findings", "", "the engines and configurations the claim is about"),
-                 _c("published", "", "published", "", "the document's own values"),
-                 _c("measured", "", "findings", "", "mean (min–max, n) per configuration"),
-                 _c("rule", "", "findings", "", "the stated rule the measured values are judged by "
-                    "(engbench.rulebook)"),
-                 _c("threshold", "", "findings", "", "where the rule needs the effect: beyond a factor (\"> 1.5\"), "
-                    "at most one (\"<= 1.25\") or within a band (\"0.8–1.25\")"),
-                 _c("effect", "×", "findings", "", "the effect the rule compares: a ratio of means, or a mean over "
-                    "its target (engbench.effects; for several parts, the deciding part's)"),
-                 _c("low", "×", "findings", "", "the effect's interval, lower end (Fieller's, or Student's t)"),
-                 _c("high", "×", "findings", "", "the effect's interval, upper end"),
-                 _c("level", "", "findings", "", "the interval's level: 0.95 (directional claims) or 0.90 "
-                    "(equivalence: two one-sided tests at 5 %)"),
-                 _c("rounds", "repetitions", "findings", "", "repetitions per side the effect rests on (the fewest)"),
-                 _c("rounds_needed", "repetitions", "findings", "", "an inconclusive verdict's repetitions per side "
-                    "that would decide it at the measured spread (engbench.effects.rounds_needed)"),
-                 _c("verdict", "", "findings", "", "engbench.verdicts vocabulary"),
-                 _c("why", "", "findings", "", "how the verdict follows from the values and the rule"),
-                 _c("gate", "", "findings", "", "the regime gates of the compared configurations (rulebook.regime)"),
-                 _c("regime", "", "findings", "", "what their runs measured of each gate")],
-    "findings_values": [_c("id", "", "findings", "", "the finding's id (findings.id)"),
-                        _c("label", "", "findings", "", "the configuration the run belongs to, as the finding "
-                           "names it (engine, setting)"),
-                        RUN_ID,
-                        _c("repetition", "", "workflow", "", "the run's repetition within its configuration (1, "
-                           "2, ...)"),
-                        _c("value", "", "findings", "", "the run's value")],
-    "published_checks": [
-        _c("kind", "", "published", "", "arithmetic (a value others determine), claim (a sentence), or "
-           "superlative (a best/worst/most/least/similar in a sentence)"),
-        _c("document", "", "published", "", "the source document's file"),
-        _c("table", "", "published", "", "the published table (data/published/<table>)"),
-        _c("value", "", "published", "", "which value: row | column, or the claim's id and words"),
-        _c("check", "", "published", "", "the relation or rule applied"),
-        _c("expected", "", "published", "", "what the check allows (interval), or the rule's reading"),
-        _c("found", "", "published", "", "the printed value, or the numbers the rule saw"),
-        _c("verdict", "", "published", "", "engbench.verdicts vocabulary"),
-        _c("benign_definition", "", "published", "", "the definition under which a value that does not hold "
-           "as stated is consistent"),
-        _c("why", "", "published", "", "the formula and inputs")],
+    **FINDINGS_TABLES,
 }
 # what one row of each table is (the datapackage.json resource descriptions, engbench.tables.datapackage)
 TABLE_NOTES = {
