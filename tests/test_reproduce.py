@@ -1,4 +1,4 @@
-"""`engbench reproduce` (src/engbench/reproduce.py): the real workflow on a tiny matrix in a scratch
+"""`engbench reproduce` (src/engbench/reproduce/): the real workflow on a tiny matrix in a scratch
 area, through reproduce.run — progress and the time left, then a second call that runs nothing,
 then one run deleted and only it runs again — and its refusals."""
 

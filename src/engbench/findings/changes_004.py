@@ -17,6 +17,7 @@ computed on them, and the verdict under the files as they are awaits their re-me
 
 from __future__ import annotations
 
+from ..rulebook import rules
 from .catalog import FINDINGS
 
 RESIZED = ("2026-11-29", "this change (issue 43 class 2: 004 sized for its gate, H8)")
@@ -48,7 +49,6 @@ OLD_PACED = "hot reads/s during the cold pass: read_once true at most 1.25x fals
 
 def _reads_per_s() -> dict:
     """The reads/s rule (versions up to 5) as a Change's old form: its picks and its rule function."""
-    from ..rulebook import rules
     return {"old_fn": lambda s, picks: rules.at_most(s, picks[0].label, picks[1].label),
             "old_picks": lambda m: tuple(m._READ)}
 
@@ -70,7 +70,6 @@ def _paced(Change) -> list:
 
 def _hot_kept() -> dict:
     """The hot-kept claim's rule up to version 4 as a Change's old form: flat on its hot bytes before/after."""
-    from ..rulebook import rules
     return {"old_fn": lambda s, picks: rules.flat(s, [p.label for p in picks]),
             "old_picks": lambda m: tuple(m._HOTKEPT)}
 

@@ -41,7 +41,6 @@ The plan (its groups, rounds and the extra rounds claims ask for) is plan.py; th
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
