@@ -58,7 +58,9 @@ def test_rum_notebook_table_is_the_papers_cell_by_cell(shipped):
     assert exps and set(summary["experiment"]) == {e.title for e in exps}
     for e in exps:
         want = _paper_csv(shipped, f"{e.key}.rum")
-        got = summary[summary["experiment"] == e.title].drop(columns=["experiment"])
+        # the notebook's summary stacks every experiment's table: a column only another experiment's
+        # table has (log and metadata beside space, where the runs record them) is empty here
+        got = summary[summary["experiment"] == e.title].drop(columns=["experiment"]).dropna(axis=1, how="all")
         _same(got, want, e.key)
         # each cell is the mean of the runs column its header names (one definition: the column)
         for head, col in tables.RUM:
@@ -93,7 +95,7 @@ def test_ycsb_rum_corners_are_the_papers_in_both_notebooks(shipped):
     for v in values:
         assert v["panel"] == ycsb_rum.header(v["corner"], v["counter"])
         cell = want.set_index("engine").loc[v["config"], v["panel"]]
-        assert cell.split(" ")[0] == tables.fmt(v["mean"], 2)
+        assert cell.split(" ")[0] == v["label"] and abs(float(v["label"].replace(",", "")) - v["mean"]) <= 0.0051, (cell, v)
     nb_spec = tradeoffs.ycsb_rum_chart(long).to_dict()
     (nb_values,) = nb_spec["datasets"].values()
     assert nb_values == values
