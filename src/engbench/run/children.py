@@ -19,10 +19,28 @@ _libc = ctypes.CDLL(None, use_errno=True)
 _JOIN: list = []  # cgroup.procs files the next children join (set only inside `joining`)
 
 
+# The pid of the process about to fork, set in the parent just before every fork (os.register_at_fork:
+# subprocess runs the before-fork hooks when it has a preexec_fn), read by the child in die_with_parent.
+_FORKER = os.getpid()
+
+
+def _remember_forker() -> None:
+    global _FORKER
+    _FORKER = os.getpid()
+
+
+os.register_at_fork(before=_remember_forker)
+
+
 def die_with_parent() -> None:
     """preexec_fn for subprocess.Popen: the child gets SIGKILL when its parent thread exits, and
-    joins the cgroup of the enclosing `joining` block (an error there fails the Popen)."""
+    joins the cgroup of the enclosing `joining` block (an error there fails the Popen). The death
+    signal is armed only from the prctl on: a parent killed between the fork and it has already
+    left the child to init, so the child, once armed, ends at once unless its parent is still the
+    process that forked it (tests/test_children.py)."""
     _libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != _FORKER:
+        os._exit(137)  # as if the death signal had reached it: 128 + SIGKILL
     for path in _JOIN:
         fd = os.open(path, os.O_WRONLY)
         try:
