@@ -72,7 +72,7 @@ def test_the_shipped_groups_lie_inside_the_only_groups():
     files = reproduce.experiment_files()
     groups = reproduce.interleaved_groups(files)
     # every configuration of the reproduction in exactly one group, every group inside one --only group
-    configs = [c for f in files for c in reproduce._configs(f)]
+    configs = [c for f in files for c in reproduce.file_configs(f)]
     assert sorted(c for v in groups.values() for c in v) == sorted(configs)
     for g, v in groups.items():
         assert {reproduce.only_group(reproduce.paths.REPO / "notebooks" / "params" / f"{e}.yaml") for e, _ in v} \

@@ -51,7 +51,7 @@ from pathlib import Path
 from .. import importer, matrix, paths
 from .. import registry
 from ..run import calibrate, limits, machine, params, rounds, rundir
-from .plan import (GROUPS, add_needed_rounds, claim_configs,  # noqa: F401 (importable
+from .plan import (GROUPS, add_needed_rounds, claim_configs, file_configs,  # noqa: F401 (importable
                    describe_plan, interleaved_groups, make_plan, only_group, only_group_seed,  # from here as
                    plan_path)                                                            # before the split)
 

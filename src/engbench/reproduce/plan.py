@@ -21,7 +21,8 @@ def only_group(f: Path) -> str:
     return next((g for g, (_, pre) in GROUPS.items() if Path(f).stem.startswith(pre)), Path(f).stem)
 
 
-def _configs(f: Path) -> list[tuple[str, str]]:
+def file_configs(f: Path) -> list[tuple[str, str]]:
+    """The (experiment, engine) configurations one experiment file runs: its stem with each engine."""
     data = params.load_file(f)
     engines = data.get("engines") or ([data["engine"]] if data.get("engine") else [])
     return [(Path(f).stem, e) for e in engines]
@@ -48,8 +49,8 @@ def interleaved_groups(files: list[Path], findings=None) -> dict[str, list[tuple
     if findings is None:
         # local: the catalog loads every workload's findings module; only a plan needs it
         from ..findings.catalog import FINDINGS as findings
-    configs = [c for f in files for c in _configs(f)]
-    home = {c: only_group(f) for f in files for c in _configs(f)}
+    configs = [c for f in files for c in file_configs(f)]
+    home = {c: only_group(f) for f in files for c in file_configs(f)}
     link: dict = {}
 
     def root(c):
@@ -64,7 +65,7 @@ def interleaved_groups(files: list[Path], findings=None) -> dict[str, list[tuple
                 link[b] = a
     claimed = set()
     for f in files:
-        join(_configs(f))
+        join(file_configs(f))
     for fd in findings:
         picks = [c for c in dict.fromkeys((p.experiment, p.engine) for p in fd.picks) if c in home]
         claimed.update(picks)
